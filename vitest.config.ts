@@ -1,7 +1,11 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { tsconfigPaths: true },
+  resolve: {
+    tsconfigPaths: true,
+    // Query modules guard against client bundles with `server-only`; tests are server code.
+    alias: { "server-only": new URL("./tests/support/server-only.ts", import.meta.url).pathname },
+  },
   test: {
     projects: [
       {
@@ -19,6 +23,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/integration/global-setup.ts"],
+          setupFiles: ["tests/integration/setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

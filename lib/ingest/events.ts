@@ -1,0 +1,182 @@
+/**
+ * Validating one wire event and turning it into the row Routelens stores. Pure: no I/O.
+ */
+import type { z } from "zod";
+import {
+  eventSchema,
+  type TelemetryEvent,
+  type ToolCallOutcome,
+  type ToolRoutingDecision,
+} from "@/lib/schemas/events";
+
+export interface EventError {
+  index: number;
+  id: string | null;
+  status: 400 | 403;
+  message: string;
+}
+
+export type CheckedEvent =
+  | { ok: true; index: number; event: TelemetryEvent }
+  | { ok: false; error: EventError };
+
+/** Renders a zod issue path as `batch[3].trace[1].kept`. */
+export function formatPath(index: number, path: readonly PropertyKey[]): string {
+  let out = `batch[${index}]`;
+  for (const part of path) out += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
+  return out;
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value = raw;
+  for (const part of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
+}
+
+function describeIssue(index: number, raw: unknown, issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys
+      .map((key) => `${formatPath(index, [...issue.path, key])}: unknown field (not in wire format v1)`)
+      .join("; ");
+  }
+  const where = formatPath(index, issue.path);
+  if (issue.code === "invalid_union" && "discriminator" in issue) {
+    return `${where}: expected "tool_routing_decision" or "tool_call_outcome"`;
+  }
+  if (issue.path.length > 0 && valueAt(raw, issue.path) === undefined) {
+    return `${where}: required`;
+  }
+  return `${where}: ${issue.message.replace(/^Invalid input: /, "")}`;
+}
+
+function eventIdOf(raw: unknown): string | null {
+  if (raw && typeof raw === "object" && "event_id" in raw) {
+    const id = (raw as { event_id: unknown }).event_id;
+    if (typeof id === "string" && id.length > 0 && id.length <= 128) return id;
+  }
+  return null;
+}
+
+/** Validates one event of a batch and checks it belongs to the key's tenant. */
+export function checkEvent(raw: unknown, index: number, keyTenant: string): CheckedEvent {
+  const parsed = eventSchema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: {
+        index,
+        id: eventIdOf(raw),
+        status: 400,
+        message: parsed.error.issues.map((issue) => describeIssue(index, raw, issue)).join("; "),
+      },
+    };
+  }
+  const event = parsed.data;
+  if (event.tenant_id !== undefined && event.tenant_id !== keyTenant) {
+    return {
+      ok: false,
+      error: {
+        index,
+        id: event.event_id,
+        status: 403,
+        message: `${formatPath(index, ["tenant_id"])}: "${event.tenant_id}" is not this key's tenant ("${keyTenant}")`,
+      },
+    };
+  }
+  return { ok: true, index, event };
+}
+
+/** The stored form of a decision: the wire fields plus the measures dashboards sum. */
+export interface DecisionRow {
+  tenant_id: string;
+  event_id: string;
+  run_id: string;
+  role: string;
+  mode: string;
+  iteration: number;
+  turn_hop_index: number;
+  ts: string;
+  offered_count: number;
+  selected_count: number;
+  dropped_count: number;
+  dropped_tokens: number;
+  reinstatements: number;
+  empty_palette_warnings: number;
+  stage_errors: number;
+  forced_choice: string | null;
+  palette_identity: string | null;
+  config_version: string;
+  model: string | null;
+  agent: string | null;
+  intent_label: string | null;
+  offered: string[];
+  selected: string[];
+  dropped: string[];
+  trace: ToolRoutingDecision["trace"];
+  warnings: ToolRoutingDecision["warnings"];
+  intent: ToolRoutingDecision["intent"] | null;
+}
+
+export interface OutcomeRow {
+  tenant_id: string;
+  event_id: string;
+  run_id: string;
+  role: string;
+  iteration: number;
+  ts: string;
+  called: string[];
+  error: string | null;
+}
+
+export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): DecisionRow {
+  const selected = new Set(event.selected);
+  const dropped = [...new Set(event.offered.filter((name) => !selected.has(name)))];
+  const countWarnings = (code: string) => event.warnings.filter((w) => w.code === code).length;
+  const reinstatedInTrace = event.trace.reduce((sum, record) => sum + record.reinstated.length, 0);
+  const errorRecords = event.trace.filter((record) => record.action === "error").length;
+  return {
+    tenant_id: tenantId,
+    event_id: event.event_id,
+    run_id: event.run_id,
+    role: event.role,
+    mode: event.mode,
+    iteration: event.iteration,
+    turn_hop_index: event.turn_hop_index,
+    ts: new Date(event.timestamp).toISOString(),
+    offered_count: event.offered.length,
+    selected_count: event.selected.length,
+    dropped_count: dropped.length,
+    dropped_tokens: event.dropped_tokens,
+    reinstatements: reinstatedInTrace > 0 ? reinstatedInTrace : countWarnings("forced_reinstated"),
+    empty_palette_warnings: countWarnings("empty_palette"),
+    stage_errors: Math.max(errorRecords, countWarnings("stage_error")),
+    forced_choice: event.forced_choice,
+    palette_identity: event.palette_identity ?? null,
+    config_version: event.config_version ?? "",
+    model: event.model ?? null,
+    agent: event.agent ?? null,
+    intent_label: event.intent?.label ?? null,
+    offered: event.offered,
+    selected: event.selected,
+    dropped,
+    trace: event.trace,
+    warnings: event.warnings,
+    intent: event.intent ?? null,
+  };
+}
+
+export function toOutcomeRow(tenantId: string, event: ToolCallOutcome): OutcomeRow {
+  return {
+    tenant_id: tenantId,
+    event_id: event.event_id,
+    run_id: event.run_id,
+    role: event.role,
+    iteration: event.iteration,
+    ts: new Date(event.timestamp).toISOString(),
+    called: event.called,
+    error: event.error ?? null,
+  };
+}

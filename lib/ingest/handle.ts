@@ -1,0 +1,70 @@
+/**
+ * POST /api/ingest (SPEC §3): authenticate, read the envelope, validate each event on its
+ * own, store the good ones, and answer 200 (all stored) or 207 with per-event results.
+ */
+import { authenticateApiKey } from "@/lib/keys";
+import { checkEvent, type EventError, toDecisionRow, toOutcomeRow } from "./events";
+import { bearerToken, checkContentType, parseEnvelope, RequestRejected, readBody } from "./request";
+import { DatabaseUnavailable, isUnavailable, type StoreInput, storeEvents } from "./store";
+
+export const RETRY_AFTER_SECONDS = 5;
+
+export interface IngestResponseBody {
+  successes: { id: string; status: number }[];
+  errors: { id: string | null; index: number; status: number; message: string }[];
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
+
+const unavailable = () =>
+  json(
+    503,
+    { error: `The database is unavailable; nothing was stored. Retry after ${RETRY_AFTER_SECONDS} s.` },
+    { "Retry-After": String(RETRY_AFTER_SECONDS) },
+  );
+
+export async function handleIngest(request: Request): Promise<Response> {
+  try {
+    const key = bearerToken(request.headers.get("authorization"));
+    const tenant = await authenticateApiKey(key);
+    if (!tenant) {
+      return json(401, { error: "Unknown or revoked API key." });
+    }
+    checkContentType(request.headers.get("content-type"));
+    const batch = parseEnvelope(await readBody(request));
+
+    const errors: EventError[] = [];
+    const accepted: { index: number; item: StoreInput }[] = [];
+    batch.forEach((raw, index) => {
+      const checked = checkEvent(raw, index, tenant);
+      if (!checked.ok) {
+        errors.push(checked.error);
+        return;
+      }
+      const { event } = checked;
+      accepted.push({
+        index,
+        item:
+          event.type === "tool_routing_decision"
+            ? { kind: "decision", row: toDecisionRow(tenant, event) }
+            : { kind: "outcome", row: toOutcomeRow(tenant, event) },
+      });
+    });
+
+    const statuses = await storeEvents(accepted.map((a) => a.item));
+    const body: IngestResponseBody = {
+      successes: accepted.map((a, i) => ({
+        id: a.item.row.event_id,
+        status: statuses[i] === "created" ? 201 : 200,
+      })),
+      errors: errors.map((e) => ({ id: e.id, index: e.index, status: e.status, message: e.message })),
+    };
+    return json(errors.length === 0 ? 200 : 207, body);
+  } catch (error) {
+    if (error instanceof RequestRejected) return json(error.status, { error: error.message });
+    if (error instanceof DatabaseUnavailable || isUnavailable(error)) return unavailable();
+    console.error("ingest failed", error);
+    return json(500, { error: "Internal error; nothing was reported as stored. Retry the batch." });
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * Storing accepted events: raw rows, the decision ↔ outcome join, the runs summary and every
+ * rollup, all in one transaction, so a success is only ever reported after commit and a
+ * total can never disagree with the rows it sums.
+ *
+ * Concurrent requests are grouped (group commit): while one transaction runs, new requests
+ * queue, and the next transaction takes all of them. Idempotency comes from the unique
+ * (tenant_id, event_id) indexes with ON CONFLICT DO NOTHING; rollups are built only from the
+ * rows an INSERT actually returned, so a duplicate is stored once and counted once. A
+ * per-tenant advisory lock serialises writers of one tenant across server processes, so a
+ * decision and its outcome arriving in two processes at once still meet.
+ */
+import type pg from "pg";
+import { getPool } from "@/lib/db/client";
+import { type Aggregates, aggregateDeltas, type JoinedDecision } from "./rollups";
+import type { DecisionRow, OutcomeRow } from "./events";
+
+export type StoreInput =
+  | { kind: "decision"; row: DecisionRow }
+  | { kind: "outcome"; row: OutcomeRow };
+
+/** `created`: stored now. `duplicate`: this tenant already had the event id; nothing stored. */
+export type StoreStatus = "created" | "duplicate";
+
+export class DatabaseUnavailable extends Error {
+  override name = "DatabaseUnavailable";
+}
+
+interface Pending {
+  items: StoreInput[];
+  resolve: (statuses: StoreStatus[]) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Writer {
+  queue: Pending[];
+  running: boolean;
+}
+
+const MAX_EVENTS_PER_TRANSACTION = 5_000;
+const globalForWriter = globalThis as unknown as { routelensWriter?: Writer };
+
+function writer(): Writer {
+  globalForWriter.routelensWriter ??= { queue: [], running: false };
+  return globalForWriter.routelensWriter;
+}
+
+/** Stores the items; resolves with one status per item once they are committed. */
+export function storeEvents(items: StoreInput[]): Promise<StoreStatus[]> {
+  if (items.length === 0) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    const w = writer();
+    w.queue.push({ items, resolve, reject });
+    if (!w.running) void drain(w);
+  });
+}
+
+async function drain(w: Writer): Promise<void> {
+  w.running = true;
+  try {
+    while (w.queue.length > 0) {
+      const group: Pending[] = [];
+      let size = 0;
+      while (w.queue.length > 0 && (group.length === 0 || size < MAX_EVENTS_PER_TRANSACTION)) {
+        const next = w.queue.shift() as Pending;
+        group.push(next);
+        size += next.items.length;
+      }
+      try {
+        const statuses = await writeWithRetry(group.flatMap((p) => p.items));
+        let offset = 0;
+        for (const pending of group) {
+          pending.resolve(statuses.slice(offset, offset + pending.items.length));
+          offset += pending.items.length;
+        }
+      } catch (error) {
+        for (const pending of group) pending.reject(error);
+      }
+    }
+  } finally {
+    w.running = false;
+  }
+}
+
+const RETRYABLE = new Set(["40P01", "40001"]);
+const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "53300", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
+
+/** True for errors that mean "the database cannot be reached now": retry later. */
+export function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  if (code && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error/i.test(
+    error.message,
+  );
+}
+
+async function writeWithRetry(items: StoreInput[]): Promise<StoreStatus[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeTransaction(items);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code && RETRYABLE.has(code) && attempt < 4) continue;
+      if (isUnavailable(error)) throw new DatabaseUnavailable((error as Error).message);
+      throw error;
+    }
+  }
+}
+
+const eventKey = (tenant: string, id: string) => `${tenant}\u0000${id}`;
+
+async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
+  // The first occurrence of an event id in the group is the one stored.
+  const firstIndex = new Map<string, number>();
+  items.forEach((item, i) => {
+    const key = eventKey(item.row.tenant_id, item.row.event_id);
+    if (!firstIndex.has(key)) firstIndex.set(key, i);
+  });
+  const unique = [...firstIndex.values()].map((i) => items[i] as StoreInput);
+  const decisions = unique.filter((i) => i.kind === "decision").map((i) => i.row as DecisionRow);
+  const outcomes = unique.filter((i) => i.kind === "outcome").map((i) => i.row as OutcomeRow);
+  const tenants = [...new Set(unique.map((i) => i.row.tenant_id))].sort();
+
+  const client = await getPool().connect();
+  const created = new Set<string>();
+  try {
+    await client.query("BEGIN");
+    for (const tenant of tenants) {
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('routelens.ingest'), hashtext($1))", [tenant]);
+    }
+    const newDecisions = await insertDecisions(client, decisions);
+    const newOutcomes = await insertOutcomes(client, outcomes);
+    for (const row of newDecisions) created.add(eventKey(row.tenant_id, row.event_id));
+    for (const row of newOutcomes) created.add(eventKey(row.tenant_id, row.event_id));
+    const joined = await joinOutcomes(client, [...newDecisions, ...newOutcomes]);
+    await writeAggregates(client, aggregateDeltas(newDecisions, joined));
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    client.release(isUnavailable(error) ? (error as Error) : undefined);
+    throw error;
+  }
+  client.release();
+
+  return items.map((item, i) => {
+    const key = eventKey(item.row.tenant_id, item.row.event_id);
+    return firstIndex.get(key) === i && created.has(key) ? "created" : "duplicate";
+  });
+}
+
+async function insertDecisions(client: pg.PoolClient, rows: DecisionRow[]): Promise<DecisionRow[]> {
+  if (rows.length === 0) return [];
+  const { rows: inserted } = await client.query<{ tenant_id: string; event_id: string }>(
+    `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
+        offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
+        empty_palette_warnings, stage_errors, forced_choice, palette_identity, config_version,
+        model, agent, intent_label, offered, selected, dropped, trace, warnings, intent)
+     SELECT r.tenant_id, r.event_id, r.run_id, r.role, r.mode, r.iteration, r.turn_hop_index, r.ts,
+        r.offered_count, r.selected_count, r.dropped_count, r.dropped_tokens, r.reinstatements,
+        r.empty_palette_warnings, r.stage_errors, r.forced_choice, r.palette_identity, r.config_version,
+        r.model, r.agent, r.intent_label, r.offered, r.selected, r.dropped, r.trace, r.warnings, r.intent
+       FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, event_id text, run_id text, role text,
+        mode text, iteration int, turn_hop_index int, ts timestamptz, offered_count int,
+        selected_count int, dropped_count int, dropped_tokens bigint, reinstatements int,
+        empty_palette_warnings int, stage_errors int, forced_choice text, palette_identity text,
+        config_version text, model text, agent text, intent_label text, offered text[],
+        selected text[], dropped text[], trace jsonb, warnings jsonb, intent jsonb)
+      WHERE NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.tenant_id = r.tenant_id AND o.event_id = r.event_id)
+     ON CONFLICT (tenant_id, event_id) DO NOTHING
+     RETURNING tenant_id, event_id`,
+    [JSON.stringify(rows)],
+  );
+  const keys = new Set(inserted.map((r) => eventKey(r.tenant_id, r.event_id)));
+  return rows.filter((row) => keys.has(eventKey(row.tenant_id, row.event_id)));
+}
+
+async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promise<OutcomeRow[]> {
+  if (rows.length === 0) return [];
+  const { rows: inserted } = await client.query<{ tenant_id: string; event_id: string }>(
+    `INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, error)
+     SELECT r.tenant_id, r.event_id, r.run_id, r.role, r.iteration, r.ts, r.called, r.error
+       FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, event_id text, run_id text,
+        role text, iteration int, ts timestamptz, called text[], error text)
+      WHERE NOT EXISTS (SELECT 1 FROM decisions d WHERE d.tenant_id = r.tenant_id AND d.event_id = r.event_id)
+     ON CONFLICT (tenant_id, event_id) DO NOTHING
+     RETURNING tenant_id, event_id`,
+    [JSON.stringify(rows)],
+  );
+  const keys = new Set(inserted.map((r) => eventKey(r.tenant_id, r.event_id)));
+  return rows.filter((row) => keys.has(eventKey(row.tenant_id, row.event_id)));
+}
+
+/**
+ * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
+ * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first.
+ */
+async function joinOutcomes(
+  client: pg.PoolClient,
+  touched: { tenant_id: string; run_id: string; iteration: number }[],
+): Promise<JoinedDecision[]> {
+  if (touched.length === 0) return [];
+  const keys = [
+    ...new Map(
+      touched.map((t) => [
+        `${t.tenant_id}\u0000${t.run_id}\u0000${t.iteration}`,
+        { tenant_id: t.tenant_id, run_id: t.run_id, iteration: t.iteration },
+      ]),
+    ).values(),
+  ];
+  const { rows } = await client.query<JoinedDecision>(
+    `WITH keys AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(tenant_id text, run_id text, iteration int)
+     ),
+     pairs AS (
+       SELECT DISTINCT ON (d.id) d.id AS decision_id, o.id AS outcome_id, o.called
+         FROM keys k
+         JOIN decisions d ON d.tenant_id = k.tenant_id AND d.run_id = k.run_id
+                         AND d.iteration = k.iteration AND NOT d.has_outcome
+         JOIN outcomes o ON o.tenant_id = k.tenant_id AND o.run_id = k.run_id
+                         AND o.iteration = k.iteration AND NOT o.joined
+        ORDER BY d.id, o.id
+     ),
+     marked AS (
+       UPDATE outcomes SET joined = true WHERE id IN (SELECT outcome_id FROM pairs)
+     )
+     UPDATE decisions d
+        SET has_outcome = true,
+            called = COALESCE(p.called, '{}'),
+            harmful_tools = ARRAY(
+              SELECT DISTINCT c FROM unnest(COALESCE(p.called, '{}')) AS c
+               WHERE c = ANY(COALESCE(d.dropped, '{}')) ORDER BY c)
+       FROM pairs p
+      WHERE d.id = p.decision_id
+     RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration,
+               d.ts, d.called, d.harmful_tools`,
+    [JSON.stringify(keys)],
+  );
+  return rows;
+}
+
+const ROLLUP_MEASURES = [
+  "decisions",
+  "dropped_tokens",
+  "dropped_tokens_sq",
+  "offered_tools",
+  "offered_tools_sq",
+  "selected_tools",
+  "selected_tools_sq",
+  "reinstatements",
+  "empty_palette_warnings",
+  "stage_errors",
+  "decisions_reinstated",
+  "decisions_empty_palette",
+  "decisions_stage_error",
+  "outcomes",
+  "harmful_decisions",
+  "harmful_drops",
+  "zero_call_outcomes",
+] as const;
+
+const FLOAT_MEASURES = new Set(["dropped_tokens_sq", "offered_tools_sq", "selected_tools_sq"]);
+
+async function upsertRollup(
+  client: pg.PoolClient,
+  table: "rollup_minute" | "rollup_hour",
+  rows: Aggregates["minute"],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = ROLLUP_MEASURES.map((m) => `${m} ${FLOAT_MEASURES.has(m) ? "float8" : "bigint"}`).join(", ");
+  await client.query(
+    `INSERT INTO ${table} (tenant_id, role, mode, config_version, bucket, ${ROLLUP_MEASURES.join(", ")})
+     SELECT r.tenant_id, r.role, r.mode, r.config_version, r.bucket, ${ROLLUP_MEASURES.map((m) => `r.${m}`).join(", ")}
+       FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, role text, mode text,
+            config_version text, bucket timestamptz, ${columns})
+      ORDER BY r.tenant_id, r.role, r.mode, r.config_version, r.bucket
+     ON CONFLICT (tenant_id, role, mode, config_version, bucket) DO UPDATE SET
+       ${ROLLUP_MEASURES.map((m) => `${m} = ${table}.${m} + EXCLUDED.${m}`).join(",\n       ")}`,
+    [JSON.stringify(rows)],
+  );
+}
+
+async function writeAggregates(client: pg.PoolClient, aggregates: Aggregates): Promise<void> {
+  await upsertRollup(client, "rollup_minute", aggregates.minute);
+  await upsertRollup(client, "rollup_hour", aggregates.hour);
+  if (aggregates.tools.length > 0) {
+    await client.query(
+      `INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
+          called, harmful_drops, dropped_tokens)
+       SELECT r.tenant_id, r.role, r.mode, r.bucket, r.tool, r.offered, r.selected, r.dropped,
+          r.called, r.harmful_drops, r.dropped_tokens
+         FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, role text, mode text,
+          bucket timestamptz, tool text, offered bigint, selected bigint, dropped bigint,
+          called bigint, harmful_drops bigint, dropped_tokens float8)
+        ORDER BY r.tenant_id, r.role, r.mode, r.bucket, r.tool
+       ON CONFLICT (tenant_id, role, mode, bucket, tool) DO UPDATE SET
+         offered = tool_rollup_hour.offered + EXCLUDED.offered,
+         selected = tool_rollup_hour.selected + EXCLUDED.selected,
+         dropped = tool_rollup_hour.dropped + EXCLUDED.dropped,
+         called = tool_rollup_hour.called + EXCLUDED.called,
+         harmful_drops = tool_rollup_hour.harmful_drops + EXCLUDED.harmful_drops,
+         dropped_tokens = tool_rollup_hour.dropped_tokens + EXCLUDED.dropped_tokens`,
+      [JSON.stringify(aggregates.tools)],
+    );
+  }
+  if (aggregates.runs.length > 0) {
+    await client.query(
+      `INSERT INTO runs (tenant_id, run_id, first_seen, last_seen, decisions, max_iteration, roles,
+          modes, dropped_tokens, reinstatements, empty_palette_warnings, stage_errors, harmful_drops)
+       SELECT r.tenant_id, r.run_id, r.first_seen, r.last_seen, r.decisions, r.max_iteration,
+          r.roles, r.modes, r.dropped_tokens, r.reinstatements, r.empty_palette_warnings,
+          r.stage_errors, r.harmful_drops
+         FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, run_id text, first_seen timestamptz,
+          last_seen timestamptz, decisions int, max_iteration int, roles text[], modes text[],
+          dropped_tokens bigint, reinstatements int, empty_palette_warnings int, stage_errors int,
+          harmful_drops int)
+        ORDER BY r.tenant_id, r.run_id
+       ON CONFLICT (tenant_id, run_id) DO UPDATE SET
+         first_seen = LEAST(runs.first_seen, EXCLUDED.first_seen),
+         last_seen = GREATEST(runs.last_seen, EXCLUDED.last_seen),
+         decisions = runs.decisions + EXCLUDED.decisions,
+         max_iteration = GREATEST(runs.max_iteration, EXCLUDED.max_iteration),
+         roles = ARRAY(SELECT DISTINCT x FROM unnest(runs.roles || EXCLUDED.roles) AS x ORDER BY x),
+         modes = ARRAY(SELECT DISTINCT x FROM unnest(runs.modes || EXCLUDED.modes) AS x ORDER BY x),
+         dropped_tokens = runs.dropped_tokens + EXCLUDED.dropped_tokens,
+         reinstatements = runs.reinstatements + EXCLUDED.reinstatements,
+         empty_palette_warnings = runs.empty_palette_warnings + EXCLUDED.empty_palette_warnings,
+         stage_errors = runs.stage_errors + EXCLUDED.stage_errors,
+         harmful_drops = runs.harmful_drops + EXCLUDED.harmful_drops`,
+      [JSON.stringify(aggregates.runs)],
+    );
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Tenants and their API keys. A key is shown once, when it is created; the database keeps
+ * only its SHA-256 hash and a short prefix that identifies it in lists and for revocation.
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { z } from "zod";
+import { getPool, getPrisma } from "@/lib/db/client";
+
+const KEY_PREFIX_LENGTH = 12;
+
+export const tenantIdSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .max(100, "at most 100 characters")
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only");
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+export interface CreatedKey {
+  key: string;
+  prefix: string;
+  tenantId: string;
+}
+
+/** Creates the tenant if needed and a new key for it. The key itself is never stored. */
+export async function createApiKey(
+  tenantId: string,
+  { label, isDemo = false }: { label?: string; isDemo?: boolean } = {},
+): Promise<CreatedKey> {
+  const tenant = tenantIdSchema.parse(tenantId);
+  const key = `rl_${randomBytes(24).toString("base64url")}`;
+  const prefix = key.slice(0, KEY_PREFIX_LENGTH);
+  const prisma = getPrisma();
+  await prisma.$transaction([
+    prisma.tenant.upsert({
+      where: { id: tenant },
+      create: { id: tenant, isDemo },
+      update: {},
+    }),
+    prisma.apiKey.create({
+      data: { id: randomUUID(), tenantId: tenant, prefix, hash: hashApiKey(key), label },
+    }),
+  ]);
+  return { key, prefix, tenantId: tenant };
+}
+
+export interface ApiKeySummary {
+  prefix: string;
+  tenantId: string;
+  label: string | null;
+  createdAt: Date;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+export async function listApiKeys(): Promise<ApiKeySummary[]> {
+  return getPrisma().apiKey.findMany({
+    select: {
+      prefix: true,
+      tenantId: true,
+      label: true,
+      createdAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+    },
+    orderBy: [{ tenantId: "asc" }, { createdAt: "asc" }],
+  });
+}
+
+export class KeyNotFoundError extends Error {
+  override name = "KeyNotFoundError";
+}
+
+/**
+ * Revokes the one active key whose prefix matches `prefixOrKey` (the prefix `keys list`
+ * shows, or the whole key). Refuses an ambiguous or too-short prefix.
+ */
+export async function revokeApiKey(prefixOrKey: string): Promise<ApiKeySummary> {
+  if (prefixOrKey.length < 6) {
+    throw new KeyNotFoundError("Give at least 6 characters of the key prefix (see `keys list`).");
+  }
+  const prefix = prefixOrKey.slice(0, KEY_PREFIX_LENGTH);
+  const prisma = getPrisma();
+  const matches = await prisma.apiKey.findMany({
+    where: { prefix: { startsWith: prefix }, revokedAt: null },
+  });
+  if (matches.length === 0) {
+    throw new KeyNotFoundError(`No active key starts with "${prefix}" (see \`keys list\`).`);
+  }
+  if (matches.length > 1) {
+    const names = matches.map((m) => m.prefix).join(", ");
+    throw new KeyNotFoundError(`"${prefix}" matches several keys (${names}); give more of it.`);
+  }
+  const [match] = matches;
+  if (!match) throw new KeyNotFoundError(`No active key starts with "${prefix}".`);
+  return prisma.apiKey.update({
+    where: { id: match.id },
+    data: { revokedAt: new Date() },
+    select: {
+      prefix: true,
+      tenantId: true,
+      label: true,
+      createdAt: true,
+      revokedAt: true,
+      lastUsedAt: true,
+    },
+  });
+}
+
+/** The tenant an active key belongs to, or null. Reads the database every time, so a revoked key is refused at once. */
+export async function authenticateApiKey(key: string): Promise<string | null> {
+  if (!key.startsWith("rl_") || key.length > 200) return null;
+  const { rows } = await getPool().query<{ tenant_id: string }>(
+    `UPDATE api_keys SET last_used_at = now()
+      WHERE hash = $1 AND revoked_at IS NULL
+        AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
+      RETURNING tenant_id`,
+    [hashApiKey(key)],
+  );
+  if (rows[0]) return rows[0].tenant_id;
+  const fallback = await getPool().query<{ tenant_id: string }>(
+    "SELECT tenant_id FROM api_keys WHERE hash = $1 AND revoked_at IS NULL",
+    [hashApiKey(key)],
+  );
+  return fallback.rows[0]?.tenant_id ?? null;
+}

@@ -1,0 +1,128 @@
+/**
+ * Telemetry wire format v1 (SPEC §2): the one home of the event schemas.
+ *
+ * The ingest API, the telemetry client, the selection core's `routeTurn` and the tests all
+ * validate against these. Every object is strict (unknown fields are rejected with their path)
+ * and every string and array is bounded, so one event can never carry unbounded data.
+ */
+import { z } from "zod";
+
+export const WIRE_VERSION = 1;
+
+export const LIMITS = {
+  eventId: 128,
+  runId: 200,
+  tenantId: 100,
+  toolName: 200,
+  toolsPerList: 1_000,
+  traceStages: 64,
+  warnings: 64,
+  detail: 2_000,
+  label: 200,
+  eventsPerBatch: 1_000,
+  bodyBytes: 5 * 1024 * 1024,
+} as const;
+
+const boundedString = (max: number) => z.string().max(max, `at most ${max} characters`);
+const nonEmptyString = (max: number) =>
+  z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
+
+const toolName = nonEmptyString(LIMITS.toolName);
+const toolNames = z
+  .array(toolName, { error: "expected array of strings" })
+  .max(LIMITS.toolsPerList, `at most ${LIMITS.toolsPerList} tool names`);
+
+const nonNegativeInt = z
+  .number({ error: "expected integer" })
+  .int("expected integer")
+  .min(0, "must be >= 0")
+  .max(2_147_483_647, "must fit in 32 bits");
+
+export const ROUTING_MODES = ["observe", "enforce"] as const;
+export const STAGE_ACTIONS = ["abstain", "select", "force", "error"] as const;
+export const WARNING_CODES = ["empty_palette", "forced_reinstated", "stage_error"] as const;
+
+/** One stage's record in the decision trace, in snake_case (SPEC §1 StageRecord). */
+export const stageRecordSchema = z.strictObject({
+  stage: nonEmptyString(LIMITS.label),
+  action: z.enum(STAGE_ACTIONS),
+  kept: toolNames,
+  dropped: toolNames,
+  added: toolNames,
+  reinstated: toolNames,
+  forced_choice: toolName.nullable(),
+  detail: boundedString(LIMITS.detail),
+  degraded: z.boolean(),
+});
+
+export const warningSchema = z.strictObject({
+  code: nonEmptyString(LIMITS.label),
+  stage: nonEmptyString(LIMITS.label).optional(),
+  detail: boundedString(LIMITS.detail).optional(),
+});
+
+export const intentSchema = z.strictObject({
+  label: nonEmptyString(LIMITS.label),
+  matched_tool_keywords: toolNames,
+});
+
+const isoTimestamp = z.iso.datetime({
+  offset: true,
+  error: "expected ISO-8601 timestamp with offset, e.g. 2026-01-31T12:00:00Z",
+});
+
+const envelopeFields = {
+  event_id: nonEmptyString(LIMITS.eventId),
+  timestamp: isoTimestamp,
+  run_id: nonEmptyString(LIMITS.runId),
+  tenant_id: nonEmptyString(LIMITS.tenantId).optional(),
+};
+
+export const toolRoutingDecisionSchema = z.strictObject({
+  type: z.literal("tool_routing_decision"),
+  ...envelopeFields,
+  role: nonEmptyString(LIMITS.label),
+  mode: z.enum(ROUTING_MODES),
+  iteration: nonNegativeInt,
+  turn_hop_index: nonNegativeInt,
+  offered: toolNames,
+  selected: toolNames,
+  forced_choice: toolName.nullable(),
+  dropped_tokens: z
+    .number({ error: "expected integer" })
+    .int("expected integer")
+    .min(0, "must be >= 0")
+    .max(Number.MAX_SAFE_INTEGER, "too large"),
+  trace: z
+    .array(stageRecordSchema)
+    .max(LIMITS.traceStages, `at most ${LIMITS.traceStages} stages`),
+  warnings: z.array(warningSchema).max(LIMITS.warnings, `at most ${LIMITS.warnings} warnings`),
+  intent: intentSchema.nullable().optional(),
+  model: nonEmptyString(LIMITS.label).nullable().optional(),
+  agent: nonEmptyString(LIMITS.label).nullable().optional(),
+  config_version: nonEmptyString(LIMITS.label).nullable().optional(),
+  palette_identity: boundedString(LIMITS.toolsPerList * (LIMITS.toolName + 1) + LIMITS.toolName + 2)
+    .nullable()
+    .optional(),
+});
+
+export const toolCallOutcomeSchema = z.strictObject({
+  type: z.literal("tool_call_outcome"),
+  ...envelopeFields,
+  role: nonEmptyString(LIMITS.label),
+  iteration: nonNegativeInt,
+  called: toolNames,
+  error: boundedString(LIMITS.detail).nullable().optional(),
+});
+
+export const eventSchema = z.discriminatedUnion("type", [
+  toolRoutingDecisionSchema,
+  toolCallOutcomeSchema,
+]);
+
+export type StageRecordWire = z.infer<typeof stageRecordSchema>;
+export type RoutingWarning = z.infer<typeof warningSchema>;
+export type ToolRoutingDecision = z.infer<typeof toolRoutingDecisionSchema>;
+export type ToolCallOutcome = z.infer<typeof toolCallOutcomeSchema>;
+export type TelemetryEvent = z.infer<typeof eventSchema>;
+export type RoutingMode = (typeof ROUTING_MODES)[number];

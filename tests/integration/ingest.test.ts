@@ -1,0 +1,243 @@
+import { gzipSync } from "node:zlib";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createApiKey, revokeApiKey } from "@/lib/keys";
+import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
+import { postBatch } from "../support/http";
+
+const baseUrl = inject("baseUrl");
+let db: pg.Client;
+let keyA: string;
+let keyB: string;
+const tenantA = `ingest-a-${Date.now()}`;
+const tenantB = `ingest-b-${Date.now()}`;
+
+beforeAll(async () => {
+  db = new pg.Client({ connectionString: inject("databaseUrl") });
+  await db.connect();
+  keyA = (await createApiKey(tenantA)).key;
+  keyB = (await createApiKey(tenantB)).key;
+});
+
+afterAll(async () => {
+  await db.end();
+});
+
+async function count(sql: string, params: unknown[]): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(sql, params);
+  return Number(rows[0]?.n ?? 0);
+}
+
+async function rollupSums(tenant: string, table = "rollup_minute") {
+  const { rows } = await db.query(
+    `SELECT COALESCE(sum(decisions),0)::int AS decisions, COALESCE(sum(dropped_tokens),0)::int AS dropped_tokens,
+            COALESCE(sum(reinstatements),0)::int AS reinstatements, COALESCE(sum(outcomes),0)::int AS outcomes,
+            COALESCE(sum(harmful_drops),0)::int AS harmful_drops
+       FROM ${table} WHERE tenant_id = $1`,
+    [tenant],
+  );
+  return rows[0];
+}
+
+describe("POST /api/ingest: statuses (SPEC §3)", () => {
+  it("answers 200 with one success per event when every event is stored", async () => {
+    const events = [decisionEvent({ dropped_tokens: 7 }), outcomeEvent()];
+    const response = await postBatch(baseUrl, keyA, events);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.errors).toEqual([]);
+    expect(body.successes).toEqual(events.map((e) => ({ id: e.event_id, status: 201 })));
+  });
+
+  it("answers 401 without a key and with an unknown key", async () => {
+    const none = await postBatch(baseUrl, null, [decisionEvent()]);
+    expect(none.status).toBe(401);
+    expect((await none.json()).error).toMatch(/Authorization: Bearer/);
+    const unknown = await postBatch(baseUrl, "rl_not-a-real-key", [decisionEvent()]);
+    expect(unknown.status).toBe(401);
+  });
+
+  it("refuses a revoked key at once", async () => {
+    const created = await createApiKey(tenantA);
+    expect((await postBatch(baseUrl, created.key, [decisionEvent()])).status).toBe(200);
+    await revokeApiKey(created.prefix);
+    const response = await postBatch(baseUrl, created.key, [decisionEvent()]);
+    expect(response.status).toBe(401);
+    expect((await response.json()).error).toMatch(/revoked/);
+  });
+
+  it("answers 415 for a body that is not JSON by content type", async () => {
+    const response = await postBatch(baseUrl, keyA, [decisionEvent()], { contentType: "text/plain" });
+    expect(response.status).toBe(415);
+    expect((await response.json()).error).toMatch(/application\/json/);
+  });
+
+  it("answers 400 for a body that is not JSON or not an envelope", async () => {
+    const broken = await postBatch(baseUrl, keyA, '{"batch": [');
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error).toMatch(/not valid JSON/);
+    const wrongShape = await postBatch(baseUrl, keyA, JSON.stringify([decisionEvent()]));
+    expect(wrongShape.status).toBe(400);
+    expect((await wrongShape.json()).error).toMatch(/\{"batch"/);
+  });
+
+  it("answers 413 past 1,000 events or 5 MiB, stored nothing", async () => {
+    const runId = `run-too-many-${Date.now()}`;
+    const many = Array.from({ length: 1001 }, (_, i) => decisionEvent({ run_id: runId, iteration: i }));
+    const response = await postBatch(baseUrl, keyA, many);
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toMatch(/at most 1000/);
+    const huge = JSON.stringify({ batch: [decisionEvent({ run_id: runId })], pad: "x".repeat(5 * 1024 * 1024) });
+    expect((await postBatch(baseUrl, keyA, huge)).status).toBe(413);
+    expect(await count("SELECT count(*) AS n FROM decisions WHERE run_id = $1", [runId])).toBe(0);
+  });
+
+  it("answers 413 for a gzip body that inflates past 5 MiB", async () => {
+    const bomb = gzipSync(JSON.stringify({ batch: [], pad: "y".repeat(6 * 1024 * 1024) }));
+    const response = await fetch(`${baseUrl}/api/ingest`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${keyA}`, "Content-Type": "application/json", "Content-Encoding": "gzip" },
+      body: bomb,
+    });
+    expect(response.status).toBe(413);
+  });
+
+  it("accepts gzip bodies", async () => {
+    const event = decisionEvent();
+    const response = await postBatch(baseUrl, keyA, [event], { gzip: true });
+    expect(response.status).toBe(200);
+    expect(await count("SELECT count(*) AS n FROM decisions WHERE event_id = $1", [event.event_id])).toBe(1);
+  });
+});
+
+describe("POST /api/ingest: per-event validation", () => {
+  it("stores the good events of a mixed batch and names index, path and rule for the bad", async () => {
+    const good1 = decisionEvent();
+    const bad = decisionEvent();
+    const badTrace = { ...bad, trace: [stageRecord({ stage: "intent" }), { ...stageRecord({ stage: "role" }), kept: "all" }] };
+    const good2 = outcomeEvent();
+    const unknownField = { ...decisionEvent(), surprise: true };
+    const response = await postBatch(baseUrl, keyA, [good1, badTrace, good2, unknownField]);
+    expect(response.status).toBe(207);
+    const body = await response.json();
+    expect(body.successes.map((s: { id: string }) => s.id)).toEqual([good1.event_id, good2.event_id]);
+    expect(body.errors).toEqual([
+      { id: bad.event_id, index: 1, status: 400, message: "batch[1].trace[1].kept: expected array of strings" },
+      { id: unknownField.event_id, index: 3, status: 400, message: "batch[3].surprise: unknown field (not in wire format v1)" },
+    ]);
+    expect(await count("SELECT count(*) AS n FROM decisions WHERE event_id = ANY($1)", [[good1.event_id, bad.event_id, unknownField.event_id]])).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM outcomes WHERE event_id = $1", [good2.event_id])).toBe(1);
+  });
+
+  it("names missing fields, bad enums and bad timestamps", async () => {
+    const { mode: _mode, ...noMode } = decisionEvent();
+    const response = await postBatch(baseUrl, keyA, [
+      noMode,
+      decisionEvent({ timestamp: "yesterday" }),
+      { type: "tool_choice", event_id: "x" },
+      decisionEvent({ offered: ["a".repeat(201)] }),
+    ]);
+    expect(response.status).toBe(207);
+    const messages = (await response.json()).errors.map((e: { message: string }) => e.message);
+    expect(messages[0]).toBe("batch[0].mode: required");
+    expect(messages[1]).toMatch(/^batch\[1\]\.timestamp: expected ISO-8601 timestamp with offset/);
+    expect(messages[2]).toBe('batch[2].type: expected "tool_routing_decision" or "tool_call_outcome"');
+    expect(messages[3]).toBe("batch[3].offered[0]: at most 200 characters");
+  });
+
+  it("rejects an event for another tenant with 403 and keeps its neighbours", async () => {
+    const mine = decisionEvent({ tenant_id: tenantA });
+    const theirs = decisionEvent({ tenant_id: tenantB });
+    const response = await postBatch(baseUrl, keyA, [mine, theirs]);
+    expect(response.status).toBe(207);
+    const body = await response.json();
+    expect(body.successes).toEqual([{ id: mine.event_id, status: 201 }]);
+    expect(body.errors).toEqual([
+      { id: theirs.event_id, index: 1, status: 403, message: `batch[1].tenant_id: "${tenantB}" is not this key's tenant ("${tenantA}")` },
+    ]);
+    expect(await count("SELECT count(*) AS n FROM decisions WHERE event_id = $1", [theirs.event_id])).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM decisions WHERE tenant_id = $1", [tenantB])).toBe(0);
+  });
+});
+
+describe("POST /api/ingest: idempotency and rollups", () => {
+  it("stores a duplicate once, within a batch, across retries and across 20 concurrent requests", async () => {
+    const tenant = `dup-${Date.now()}`;
+    const key = (await createApiKey(tenant)).key;
+    const runId = `run-dup-${Date.now()}`;
+    const events = Array.from({ length: 30 }, (_, i) =>
+      decisionEvent({ run_id: runId, iteration: i, dropped_tokens: 10 + i, offered: ["a", "b", "c"], selected: ["a"], mode: i % 2 ? "enforce" : "observe" }),
+    );
+    const outcomes = events.slice(0, 10).map((e) => outcomeEvent({ run_id: runId, iteration: e.iteration, called: ["b"] }));
+    const everything = [...events, ...outcomes];
+    // Same batch twice over, then 20 concurrent copies, then a retry.
+    const first = await postBatch(baseUrl, key, [...everything, ...everything.slice(0, 5)]);
+    expect(first.status).toBe(200);
+    const firstBody = await first.json();
+    expect(firstBody.successes.filter((s: { status: number }) => s.status === 201)).toHaveLength(everything.length);
+    expect(firstBody.successes.slice(everything.length).every((s: { status: number }) => s.status === 200)).toBe(true);
+    const concurrent = await Promise.all(Array.from({ length: 20 }, () => postBatch(baseUrl, key, everything)));
+    for (const response of concurrent) expect(response.status).toBe(200);
+    expect((await postBatch(baseUrl, key, everything)).status).toBe(200);
+
+    expect(await count("SELECT count(*) AS n FROM decisions WHERE tenant_id = $1", [tenant])).toBe(30);
+    expect(await count("SELECT count(*) AS n FROM outcomes WHERE tenant_id = $1", [tenant])).toBe(10);
+    const expectedTokens = events.reduce((sum, e) => sum + e.dropped_tokens, 0);
+    for (const table of ["rollup_minute", "rollup_hour"]) {
+      expect(await rollupSums(tenant, table)).toEqual({
+        decisions: 30,
+        dropped_tokens: expectedTokens,
+        reinstatements: 0,
+        outcomes: 10,
+        harmful_drops: 10,
+      });
+    }
+    const run = await db.query("SELECT decisions, dropped_tokens::int, harmful_drops, max_iteration, modes FROM runs WHERE tenant_id = $1", [tenant]);
+    expect(run.rows).toEqual([{ decisions: 30, dropped_tokens: expectedTokens, harmful_drops: 10, max_iteration: 29, modes: ["enforce", "observe"] }]);
+    const tools = await db.query("SELECT tool, sum(offered)::int AS offered, sum(dropped)::int AS dropped, sum(called)::int AS called, sum(harmful_drops)::int AS harmful FROM tool_rollup_hour WHERE tenant_id = $1 GROUP BY tool ORDER BY tool", [tenant]);
+    expect(tools.rows).toEqual([
+      { tool: "a", offered: 30, dropped: 0, called: 0, harmful: 0 },
+      { tool: "b", offered: 30, dropped: 30, called: 10, harmful: 10 },
+      { tool: "c", offered: 30, dropped: 30, called: 0, harmful: 0 },
+    ]);
+  });
+
+  it("joins an outcome that arrives before its decision", async () => {
+    const tenant = `join-${Date.now()}`;
+    const key = (await createApiKey(tenant)).key;
+    const runId = `run-join-${Date.now()}`;
+    expect((await postBatch(baseUrl, key, [outcomeEvent({ run_id: runId, iteration: 2, called: ["refund_order", "lookup"] })])).status).toBe(200);
+    expect(await rollupSums(tenant)).toMatchObject({ decisions: 0, outcomes: 0 });
+    const decision = decisionEvent({
+      run_id: runId,
+      iteration: 2,
+      offered: ["lookup", "refund_order", "hydrate_context"],
+      selected: ["lookup", "hydrate_context"],
+      forced_choice: "lookup",
+      trace: [stageRecord({ stage: "role_palette", action: "select", kept: ["lookup", "hydrate_context"], dropped: ["refund_order"], reinstated: ["lookup"] })],
+      warnings: [{ code: "forced_reinstated", stage: "role_palette" }, { code: "empty_palette", stage: "role_palette" }],
+    });
+    expect((await postBatch(baseUrl, key, [decision])).status).toBe(200);
+    const { rows } = await db.query("SELECT has_outcome, called, harmful_tools, dropped, reinstatements, empty_palette_warnings FROM decisions WHERE event_id = $1", [decision.event_id]);
+    expect(rows[0]).toEqual({
+      has_outcome: true,
+      called: ["refund_order", "lookup"],
+      harmful_tools: ["refund_order"],
+      dropped: ["refund_order"],
+      reinstatements: 1,
+      empty_palette_warnings: 1,
+    });
+    expect(await rollupSums(tenant)).toEqual({ decisions: 1, dropped_tokens: 0, reinstatements: 1, outcomes: 1, harmful_drops: 1 });
+  });
+});
+
+describe("GET /api/ingest/schema", () => {
+  it("serves the JSON Schema of the wire format", async () => {
+    const response = await fetch(`${baseUrl}/api/ingest/schema`);
+    expect(response.status).toBe(200);
+    const schema = await response.json();
+    expect(JSON.stringify(schema)).toContain("tool_routing_decision");
+    expect(JSON.stringify(schema)).toContain("turn_hop_index");
+    expect(schema.properties.batch.maxItems).toBe(1000);
+  });
+});
