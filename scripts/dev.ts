@@ -1,38 +1,26 @@
 /**
  * `npm run dev`: the whole app on one command.
  *
- * Without DATABASE_URL it starts (or reuses) an embedded PostgreSQL with its data under
- * `.data/pg`; with DATABASE_URL it uses that server and starts nothing. Then it applies
- * migrations, loads demo traffic into an empty database, and serves Next.js on PORT.
- * Ctrl-C stops the server and the database it started.
+ * Without DATABASE_URL it starts an embedded PostgreSQL with its data under `.data/pg` (or
+ * reuses one a crashed run left running); with DATABASE_URL it uses that server and starts
+ * nothing. It applies migrations, loads demo traffic into an empty database (unless
+ * ROUTELENS_DEMO=0), and serves Next.js on PORT. Ctrl-C stops the server and the embedded
+ * database.
  */
 import { spawn } from "node:child_process";
-import { migrate } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
-import { ensureDatabase, type LocalPostgres, startLocalPostgres } from "./lib/local-postgres";
+import { openDevDatabase } from "./lib/dev-database";
 
 const log = (line: string) => console.log(`[routelens] ${line}`);
 
 async function main() {
   const config = env();
-  let database: LocalPostgres | null = null;
-  let databaseUrl = config.DATABASE_URL;
-
-  if (!databaseUrl) {
-    const port = Number(process.env.ROUTELENS_PG_PORT ?? 54329);
-    database = await startLocalPostgres({ dataDir: ".data/pg", port, log });
-    await ensureDatabase(database.adminUrl, "routelens");
-    databaseUrl = database.urlFor("routelens");
-  } else {
-    log("using the PostgreSQL at DATABASE_URL");
-  }
-
-  const result = await migrate(databaseUrl, { log });
-  log(`migrations: ${result.applied.length} applied, ${result.alreadyApplied} already in place`);
+  if (config.DATABASE_URL) log("using the PostgreSQL at DATABASE_URL; starting no database");
+  const database = await openDevDatabase(log);
 
   const next = spawn("npx", ["--no-install", "next", "dev", "--port", String(config.PORT)], {
     stdio: "inherit",
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, DATABASE_URL: database.url },
   });
 
   let stopping = false;
@@ -40,9 +28,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     if (next.exitCode === null) next.kill("SIGTERM");
-    if (database) {
+    if (database.server) {
       log("stopping PostgreSQL");
-      await database.stop();
+      await database.server.stop();
     }
     process.exit(code);
   };

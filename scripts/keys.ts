@@ -71,10 +71,12 @@ async function run() {
 }
 
 run().catch((error: unknown) => {
-    if (error instanceof KeyNotFoundError) fail(error.message);
-    if (error && typeof error === "object" && "issues" in error) {
-      fail(`tenant: ${(error as { issues: { message: string }[] }).issues.map((i) => i.message).join(", ")}`);
-    }
-    console.error(error instanceof Error ? error.message : String(error));
+  if (error instanceof KeyNotFoundError) fail(error.message);
+  if (error && typeof error === "object" && "issues" in error) {
+    fail(
+      `tenant: ${(error as { issues: { message: string }[] }).issues.map((i) => i.message).join(", ")}`,
+    );
+  }
+  console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

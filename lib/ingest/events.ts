@@ -39,7 +39,10 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
 function describeIssue(index: number, raw: unknown, issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") {
     return issue.keys
-      .map((key) => `${formatPath(index, [...issue.path, key])}: unknown field (not in wire format v1)`)
+      .map(
+        (key) =>
+          `${formatPath(index, [...issue.path, key])}: unknown field (not in wire format v1)`,
+      )
       .join("; ");
   }
   const where = formatPath(index, issue.path);

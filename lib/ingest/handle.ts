@@ -20,7 +20,9 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 const unavailable = () =>
   json(
     503,
-    { error: `The database is unavailable; nothing was stored. Retry after ${RETRY_AFTER_SECONDS} s.` },
+    {
+      error: `The database is unavailable; nothing was stored. Retry after ${RETRY_AFTER_SECONDS} s.`,
+    },
     { "Retry-After": String(RETRY_AFTER_SECONDS) },
   );
 
@@ -58,7 +60,12 @@ export async function handleIngest(request: Request): Promise<Response> {
         id: a.item.row.event_id,
         status: statuses[i] === "created" ? 201 : 200,
       })),
-      errors: errors.map((e) => ({ id: e.id, index: e.index, status: e.status, message: e.message })),
+      errors: errors.map((e) => ({
+        id: e.id,
+        index: e.index,
+        status: e.status,
+        message: e.message,
+      })),
     };
     return json(errors.length === 0 ? 200 : 207, body);
   } catch (error) {

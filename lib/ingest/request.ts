@@ -44,11 +44,17 @@ export function checkContentType(header: string | null): void {
 export async function readBody(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > LIMITS.bodyBytes) {
-    throw new RequestRejected(413, `Request body is larger than ${MAX_MIB} MiB; send smaller batches.`);
+    throw new RequestRejected(
+      413,
+      `Request body is larger than ${MAX_MIB} MiB; send smaller batches.`,
+    );
   }
   const encoding = request.headers.get("content-encoding")?.trim().toLowerCase();
   if (encoding && encoding !== "gzip" && encoding !== "identity") {
-    throw new RequestRejected(415, `Content-Encoding must be gzip or identity (got "${encoding}").`);
+    throw new RequestRejected(
+      415,
+      `Content-Encoding must be gzip or identity (got "${encoding}").`,
+    );
   }
   const raw = await readLimited(request.body, LIMITS.bodyBytes, "Request body");
   if (encoding !== "gzip") return raw.toString("utf8");
@@ -70,7 +76,10 @@ async function readLimited(
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new RequestRejected(413, `${what} is larger than ${MAX_MIB} MiB; send smaller batches.`);
+      throw new RequestRejected(
+        413,
+        `${what} is larger than ${MAX_MIB} MiB; send smaller batches.`,
+      );
     }
     chunks.push(Buffer.from(value));
   }
@@ -87,7 +96,10 @@ function gunzipLimited(compressed: Buffer, limit: number): Promise<Buffer> {
       if (size > limit) {
         gunzip.destroy();
         reject(
-          new RequestRejected(413, `Decompressed body is larger than ${MAX_MIB} MiB; send smaller batches.`),
+          new RequestRejected(
+            413,
+            `Decompressed body is larger than ${MAX_MIB} MiB; send smaller batches.`,
+          ),
         );
         return;
       }

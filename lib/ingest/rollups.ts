@@ -154,7 +154,10 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
       ),
     );
 
-  const toolFor = (d: { tenant_id: string; role: string; mode: string; ts: Date | string }, tool: string) => {
+  const toolFor = (
+    d: { tenant_id: string; role: string; mode: string; ts: Date | string },
+    tool: string,
+  ) => {
     const bucket = truncateUtc(d.ts, HOUR_MS);
     return getOrCreate(tools, [d.tenant_id, d.role, d.mode, bucket, tool].join("\u0000"), () => ({
       tenant_id: d.tenant_id,
@@ -171,7 +174,14 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
     }));
   };
 
-  const runFor = (d: { tenant_id: string; run_id: string; ts: Date | string; iteration: number; role: string; mode: string }) => {
+  const runFor = (d: {
+    tenant_id: string;
+    run_id: string;
+    ts: Date | string;
+    iteration: number;
+    role: string;
+    mode: string;
+  }) => {
     const ts = new Date(d.ts).toISOString();
     const run = getOrCreate(runs, `${d.tenant_id}\u0000${d.run_id}`, () => ({
       tenant_id: d.tenant_id,

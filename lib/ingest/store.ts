@@ -12,8 +12,8 @@
  */
 import type pg from "pg";
 import { getPool } from "@/lib/db/client";
-import { type Aggregates, aggregateDeltas, type JoinedDecision } from "./rollups";
 import type { DecisionRow, OutcomeRow } from "./events";
+import { type Aggregates, aggregateDeltas, type JoinedDecision } from "./rollups";
 
 export type StoreInput =
   | { kind: "decision"; row: DecisionRow }
@@ -83,7 +83,18 @@ async function drain(w: Writer): Promise<void> {
 }
 
 const RETRYABLE = new Set(["40P01", "40001"]);
-const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "53300", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
+const UNAVAILABLE_CODES = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 
 /** True for errors that mean "the database cannot be reached now": retry later. */
 export function isUnavailable(error: unknown): boolean {
@@ -127,7 +138,10 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
   try {
     await client.query("BEGIN");
     for (const tenant of tenants) {
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('routelens.ingest'), hashtext($1))", [tenant]);
+      await client.query(
+        "SELECT pg_advisory_xact_lock(hashtext('routelens.ingest'), hashtext($1))",
+        [tenant],
+      );
     }
     const newDecisions = await insertDecisions(client, decisions);
     const newOutcomes = await insertOutcomes(client, outcomes);
@@ -267,7 +281,9 @@ async function upsertRollup(
   rows: Aggregates["minute"],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const columns = ROLLUP_MEASURES.map((m) => `${m} ${FLOAT_MEASURES.has(m) ? "float8" : "bigint"}`).join(", ");
+  const columns = ROLLUP_MEASURES.map(
+    (m) => `${m} ${FLOAT_MEASURES.has(m) ? "float8" : "bigint"}`,
+  ).join(", ");
   await client.query(
     `INSERT INTO ${table} (tenant_id, role, mode, config_version, bucket, ${ROLLUP_MEASURES.join(", ")})
      SELECT r.tenant_id, r.role, r.mode, r.config_version, r.bucket, ${ROLLUP_MEASURES.map((m) => `r.${m}`).join(", ")}

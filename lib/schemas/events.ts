@@ -93,9 +93,7 @@ export const toolRoutingDecisionSchema = z.strictObject({
     .int("expected integer")
     .min(0, "must be >= 0")
     .max(Number.MAX_SAFE_INTEGER, "too large"),
-  trace: z
-    .array(stageRecordSchema)
-    .max(LIMITS.traceStages, `at most ${LIMITS.traceStages} stages`),
+  trace: z.array(stageRecordSchema).max(LIMITS.traceStages, `at most ${LIMITS.traceStages} stages`),
   warnings: z.array(warningSchema).max(LIMITS.warnings, `at most ${LIMITS.warnings} warnings`),
   intent: intentSchema.nullable().optional(),
   model: nonEmptyString(LIMITS.label).nullable().optional(),

@@ -26,7 +26,11 @@ export async function runObserveExample() {
   const pipeline = defaultPipeline({ ...config, turn: { verdict } });
 
   const state = { messages: [{ type: "human", content: "Where is order 1042?" }] };
-  const { tools: offered, forcedChoice, event } = await routeTurn({
+  const {
+    tools: offered,
+    forcedChoice,
+    event,
+  } = await routeTurn({
     mode: "observe", // flip to "enforce" once the dashboard shows no harmful drops
     pipeline,
     tools,

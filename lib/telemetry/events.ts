@@ -5,7 +5,9 @@
 import { randomUUID } from "node:crypto";
 import type { StageRecordWire, ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events";
 
-export function stageRecord(overrides: Partial<StageRecordWire> & { stage: string }): StageRecordWire {
+export function stageRecord(
+  overrides: Partial<StageRecordWire> & { stage: string },
+): StageRecordWire {
   return {
     action: "abstain",
     kept: [],
@@ -35,7 +37,14 @@ export function decisionEvent(overrides: Partial<ToolRoutingDecision> = {}): Too
     selected,
     forced_choice: null,
     dropped_tokens: 0,
-    trace: [stageRecord({ stage: "intent", action: "select", kept: selected, dropped: offered.filter((n) => !selected.includes(n)) })],
+    trace: [
+      stageRecord({
+        stage: "intent",
+        action: "select",
+        kept: selected,
+        dropped: offered.filter((n) => !selected.includes(n)),
+      }),
+    ],
     warnings: [],
     ...overrides,
   };

@@ -21,7 +21,9 @@ export interface DevDatabase {
 }
 
 /** Resolves the database, applies migrations and exports DATABASE_URL for lib/ modules. */
-export async function openDevDatabase(log: (line: string) => void = () => {}): Promise<DevDatabase> {
+export async function openDevDatabase(
+  log: (line: string) => void = () => {},
+): Promise<DevDatabase> {
   const fromEnv = process.env.DATABASE_URL;
   if (fromEnv) {
     await migrate(fromEnv, { log });

@@ -67,7 +67,9 @@ describe("POST /api/ingest: statuses (SPEC §3)", () => {
   });
 
   it("answers 415 for a body that is not JSON by content type", async () => {
-    const response = await postBatch(baseUrl, keyA, [decisionEvent()], { contentType: "text/plain" });
+    const response = await postBatch(baseUrl, keyA, [decisionEvent()], {
+      contentType: "text/plain",
+    });
     expect(response.status).toBe(415);
     expect((await response.json()).error).toMatch(/application\/json/);
   });
@@ -83,11 +85,16 @@ describe("POST /api/ingest: statuses (SPEC §3)", () => {
 
   it("answers 413 past 1,000 events or 5 MiB, stored nothing", async () => {
     const runId = `run-too-many-${Date.now()}`;
-    const many = Array.from({ length: 1001 }, (_, i) => decisionEvent({ run_id: runId, iteration: i }));
+    const many = Array.from({ length: 1001 }, (_, i) =>
+      decisionEvent({ run_id: runId, iteration: i }),
+    );
     const response = await postBatch(baseUrl, keyA, many);
     expect(response.status).toBe(413);
     expect((await response.json()).error).toMatch(/at most 1000/);
-    const huge = JSON.stringify({ batch: [decisionEvent({ run_id: runId })], pad: "x".repeat(5 * 1024 * 1024) });
+    const huge = JSON.stringify({
+      batch: [decisionEvent({ run_id: runId })],
+      pad: "x".repeat(5 * 1024 * 1024),
+    });
     expect((await postBatch(baseUrl, keyA, huge)).status).toBe(413);
     expect(await count("SELECT count(*) AS n FROM decisions WHERE run_id = $1", [runId])).toBe(0);
   });
@@ -96,7 +103,11 @@ describe("POST /api/ingest: statuses (SPEC §3)", () => {
     const bomb = gzipSync(JSON.stringify({ batch: [], pad: "y".repeat(6 * 1024 * 1024) }));
     const response = await fetch(`${baseUrl}/api/ingest`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${keyA}`, "Content-Type": "application/json", "Content-Encoding": "gzip" },
+      headers: {
+        Authorization: `Bearer ${keyA}`,
+        "Content-Type": "application/json",
+        "Content-Encoding": "gzip",
+      },
       body: bomb,
     });
     expect(response.status).toBe(413);
@@ -106,7 +117,9 @@ describe("POST /api/ingest: statuses (SPEC §3)", () => {
     const event = decisionEvent();
     const response = await postBatch(baseUrl, keyA, [event], { gzip: true });
     expect(response.status).toBe(200);
-    expect(await count("SELECT count(*) AS n FROM decisions WHERE event_id = $1", [event.event_id])).toBe(1);
+    expect(
+      await count("SELECT count(*) AS n FROM decisions WHERE event_id = $1", [event.event_id]),
+    ).toBe(1);
   });
 });
 
@@ -114,19 +127,41 @@ describe("POST /api/ingest: per-event validation", () => {
   it("stores the good events of a mixed batch and names index, path and rule for the bad", async () => {
     const good1 = decisionEvent();
     const bad = decisionEvent();
-    const badTrace = { ...bad, trace: [stageRecord({ stage: "intent" }), { ...stageRecord({ stage: "role" }), kept: "all" }] };
+    const badTrace = {
+      ...bad,
+      trace: [stageRecord({ stage: "intent" }), { ...stageRecord({ stage: "role" }), kept: "all" }],
+    };
     const good2 = outcomeEvent();
     const unknownField = { ...decisionEvent(), surprise: true };
     const response = await postBatch(baseUrl, keyA, [good1, badTrace, good2, unknownField]);
     expect(response.status).toBe(207);
     const body = await response.json();
-    expect(body.successes.map((s: { id: string }) => s.id)).toEqual([good1.event_id, good2.event_id]);
-    expect(body.errors).toEqual([
-      { id: bad.event_id, index: 1, status: 400, message: "batch[1].trace[1].kept: expected array of strings" },
-      { id: unknownField.event_id, index: 3, status: 400, message: "batch[3].surprise: unknown field (not in wire format v1)" },
+    expect(body.successes.map((s: { id: string }) => s.id)).toEqual([
+      good1.event_id,
+      good2.event_id,
     ]);
-    expect(await count("SELECT count(*) AS n FROM decisions WHERE event_id = ANY($1)", [[good1.event_id, bad.event_id, unknownField.event_id]])).toBe(1);
-    expect(await count("SELECT count(*) AS n FROM outcomes WHERE event_id = $1", [good2.event_id])).toBe(1);
+    expect(body.errors).toEqual([
+      {
+        id: bad.event_id,
+        index: 1,
+        status: 400,
+        message: "batch[1].trace[1].kept: expected array of strings",
+      },
+      {
+        id: unknownField.event_id,
+        index: 3,
+        status: 400,
+        message: "batch[3].surprise: unknown field (not in wire format v1)",
+      },
+    ]);
+    expect(
+      await count("SELECT count(*) AS n FROM decisions WHERE event_id = ANY($1)", [
+        [good1.event_id, bad.event_id, unknownField.event_id],
+      ]),
+    ).toBe(1);
+    expect(
+      await count("SELECT count(*) AS n FROM outcomes WHERE event_id = $1", [good2.event_id]),
+    ).toBe(1);
   });
 
   it("names missing fields, bad enums and bad timestamps", async () => {
@@ -141,7 +176,9 @@ describe("POST /api/ingest: per-event validation", () => {
     const messages = (await response.json()).errors.map((e: { message: string }) => e.message);
     expect(messages[0]).toBe("batch[0].mode: required");
     expect(messages[1]).toMatch(/^batch\[1\]\.timestamp: expected ISO-8601 timestamp with offset/);
-    expect(messages[2]).toBe('batch[2].type: expected "tool_routing_decision" or "tool_call_outcome"');
+    expect(messages[2]).toBe(
+      'batch[2].type: expected "tool_routing_decision" or "tool_call_outcome"',
+    );
     expect(messages[3]).toBe("batch[3].offered[0]: at most 200 characters");
   });
 
@@ -153,10 +190,27 @@ describe("POST /api/ingest: per-event validation", () => {
     const body = await response.json();
     expect(body.successes).toEqual([{ id: mine.event_id, status: 201 }]);
     expect(body.errors).toEqual([
-      { id: theirs.event_id, index: 1, status: 403, message: `batch[1].tenant_id: "${tenantB}" is not this key's tenant ("${tenantA}")` },
+      {
+        id: theirs.event_id,
+        index: 1,
+        status: 403,
+        message: `batch[1].tenant_id: "${tenantB}" is not this key's tenant ("${tenantA}")`,
+      },
     ]);
-    expect(await count("SELECT count(*) AS n FROM decisions WHERE event_id = $1", [theirs.event_id])).toBe(0);
-    expect(await count("SELECT count(*) AS n FROM decisions WHERE tenant_id = $1", [tenantB])).toBe(0);
+    expect(
+      await count("SELECT count(*) AS n FROM decisions WHERE event_id = $1", [theirs.event_id]),
+    ).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM decisions WHERE tenant_id = $1", [tenantB])).toBe(
+      0,
+    );
+
+    const intoA = decisionEvent({ tenant_id: tenantA });
+    const fromB = await postBatch(baseUrl, keyB, [intoA]);
+    expect(fromB.status).toBe(207);
+    expect((await fromB.json()).errors[0]).toMatchObject({ index: 0, status: 403 });
+    expect(
+      await count("SELECT count(*) AS n FROM decisions WHERE event_id = $1", [intoA.event_id]),
+    ).toBe(0);
   });
 });
 
@@ -166,22 +220,43 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     const key = (await createApiKey(tenant)).key;
     const runId = `run-dup-${Date.now()}`;
     const events = Array.from({ length: 30 }, (_, i) =>
-      decisionEvent({ run_id: runId, iteration: i, dropped_tokens: 10 + i, offered: ["a", "b", "c"], selected: ["a"], mode: i % 2 ? "enforce" : "observe" }),
+      decisionEvent({
+        run_id: runId,
+        iteration: i,
+        dropped_tokens: 10 + i,
+        offered: ["a", "b", "c"],
+        selected: ["a"],
+        mode: i % 2 ? "enforce" : "observe",
+      }),
     );
-    const outcomes = events.slice(0, 10).map((e) => outcomeEvent({ run_id: runId, iteration: e.iteration, called: ["b"] }));
+    const outcomes = events
+      .slice(0, 10)
+      .map((e) => outcomeEvent({ run_id: runId, iteration: e.iteration, called: ["b"] }));
     const everything = [...events, ...outcomes];
     // Same batch twice over, then 20 concurrent copies, then a retry.
     const first = await postBatch(baseUrl, key, [...everything, ...everything.slice(0, 5)]);
     expect(first.status).toBe(200);
     const firstBody = await first.json();
-    expect(firstBody.successes.filter((s: { status: number }) => s.status === 201)).toHaveLength(everything.length);
-    expect(firstBody.successes.slice(everything.length).every((s: { status: number }) => s.status === 200)).toBe(true);
-    const concurrent = await Promise.all(Array.from({ length: 20 }, () => postBatch(baseUrl, key, everything)));
+    expect(firstBody.successes.filter((s: { status: number }) => s.status === 201)).toHaveLength(
+      everything.length,
+    );
+    expect(
+      firstBody.successes
+        .slice(everything.length)
+        .every((s: { status: number }) => s.status === 200),
+    ).toBe(true);
+    const concurrent = await Promise.all(
+      Array.from({ length: 20 }, () => postBatch(baseUrl, key, everything)),
+    );
     for (const response of concurrent) expect(response.status).toBe(200);
     expect((await postBatch(baseUrl, key, everything)).status).toBe(200);
 
-    expect(await count("SELECT count(*) AS n FROM decisions WHERE tenant_id = $1", [tenant])).toBe(30);
-    expect(await count("SELECT count(*) AS n FROM outcomes WHERE tenant_id = $1", [tenant])).toBe(10);
+    expect(await count("SELECT count(*) AS n FROM decisions WHERE tenant_id = $1", [tenant])).toBe(
+      30,
+    );
+    expect(await count("SELECT count(*) AS n FROM outcomes WHERE tenant_id = $1", [tenant])).toBe(
+      10,
+    );
     const expectedTokens = events.reduce((sum, e) => sum + e.dropped_tokens, 0);
     for (const table of ["rollup_minute", "rollup_hour"]) {
       expect(await rollupSums(tenant, table)).toEqual({
@@ -192,9 +267,23 @@ describe("POST /api/ingest: idempotency and rollups", () => {
         harmful_drops: 10,
       });
     }
-    const run = await db.query("SELECT decisions, dropped_tokens::int, harmful_drops, max_iteration, modes FROM runs WHERE tenant_id = $1", [tenant]);
-    expect(run.rows).toEqual([{ decisions: 30, dropped_tokens: expectedTokens, harmful_drops: 10, max_iteration: 29, modes: ["enforce", "observe"] }]);
-    const tools = await db.query("SELECT tool, sum(offered)::int AS offered, sum(dropped)::int AS dropped, sum(called)::int AS called, sum(harmful_drops)::int AS harmful FROM tool_rollup_hour WHERE tenant_id = $1 GROUP BY tool ORDER BY tool", [tenant]);
+    const run = await db.query(
+      "SELECT decisions, dropped_tokens::int, harmful_drops, max_iteration, modes FROM runs WHERE tenant_id = $1",
+      [tenant],
+    );
+    expect(run.rows).toEqual([
+      {
+        decisions: 30,
+        dropped_tokens: expectedTokens,
+        harmful_drops: 10,
+        max_iteration: 29,
+        modes: ["enforce", "observe"],
+      },
+    ]);
+    const tools = await db.query(
+      "SELECT tool, sum(offered)::int AS offered, sum(dropped)::int AS dropped, sum(called)::int AS called, sum(harmful_drops)::int AS harmful FROM tool_rollup_hour WHERE tenant_id = $1 GROUP BY tool ORDER BY tool",
+      [tenant],
+    );
     expect(tools.rows).toEqual([
       { tool: "a", offered: 30, dropped: 0, called: 0, harmful: 0 },
       { tool: "b", offered: 30, dropped: 30, called: 10, harmful: 10 },
@@ -206,7 +295,13 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     const tenant = `join-${Date.now()}`;
     const key = (await createApiKey(tenant)).key;
     const runId = `run-join-${Date.now()}`;
-    expect((await postBatch(baseUrl, key, [outcomeEvent({ run_id: runId, iteration: 2, called: ["refund_order", "lookup"] })])).status).toBe(200);
+    expect(
+      (
+        await postBatch(baseUrl, key, [
+          outcomeEvent({ run_id: runId, iteration: 2, called: ["refund_order", "lookup"] }),
+        ])
+      ).status,
+    ).toBe(200);
     expect(await rollupSums(tenant)).toMatchObject({ decisions: 0, outcomes: 0 });
     const decision = decisionEvent({
       run_id: runId,
@@ -214,11 +309,25 @@ describe("POST /api/ingest: idempotency and rollups", () => {
       offered: ["lookup", "refund_order", "hydrate_context"],
       selected: ["lookup", "hydrate_context"],
       forced_choice: "lookup",
-      trace: [stageRecord({ stage: "role_palette", action: "select", kept: ["lookup", "hydrate_context"], dropped: ["refund_order"], reinstated: ["lookup"] })],
-      warnings: [{ code: "forced_reinstated", stage: "role_palette" }, { code: "empty_palette", stage: "role_palette" }],
+      trace: [
+        stageRecord({
+          stage: "role_palette",
+          action: "select",
+          kept: ["lookup", "hydrate_context"],
+          dropped: ["refund_order"],
+          reinstated: ["lookup"],
+        }),
+      ],
+      warnings: [
+        { code: "forced_reinstated", stage: "role_palette" },
+        { code: "empty_palette", stage: "role_palette" },
+      ],
     });
     expect((await postBatch(baseUrl, key, [decision])).status).toBe(200);
-    const { rows } = await db.query("SELECT has_outcome, called, harmful_tools, dropped, reinstatements, empty_palette_warnings FROM decisions WHERE event_id = $1", [decision.event_id]);
+    const { rows } = await db.query(
+      "SELECT has_outcome, called, harmful_tools, dropped, reinstatements, empty_palette_warnings FROM decisions WHERE event_id = $1",
+      [decision.event_id],
+    );
     expect(rows[0]).toEqual({
       has_outcome: true,
       called: ["refund_order", "lookup"],
@@ -227,7 +336,13 @@ describe("POST /api/ingest: idempotency and rollups", () => {
       reinstatements: 1,
       empty_palette_warnings: 1,
     });
-    expect(await rollupSums(tenant)).toEqual({ decisions: 1, dropped_tokens: 0, reinstatements: 1, outcomes: 1, harmful_drops: 1 });
+    expect(await rollupSums(tenant)).toEqual({
+      decisions: 1,
+      dropped_tokens: 0,
+      reinstatements: 1,
+      outcomes: 1,
+      harmful_drops: 1,
+    });
   });
 });
 

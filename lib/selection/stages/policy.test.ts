@@ -41,13 +41,7 @@ describe("PolicyStage", () => {
   });
 
   it("drops tools above the safety ceiling and keeps tools with no declared level", () => {
-    expect(run({ maxSafetyLevel: "write" }).tools).toEqual([
-      lookup,
-      update,
-      paid,
-      internal,
-      plain,
-    ]);
+    expect(run({ maxSafetyLevel: "write" }).tools).toEqual([lookup, update, paid, internal, plain]);
     expect(run({ maxSafetyLevel: 0 }).tools).toEqual([lookup, paid, internal, plain]);
   });
 

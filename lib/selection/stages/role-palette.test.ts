@@ -46,10 +46,7 @@ describe("RolePaletteStage: three answers, three meanings", () => {
   });
 
   it("abstains with an empty_palette warning when the resolver returns []", async () => {
-    const outcome = await new RolePaletteStage({ resolver: returning([]) }).apply(
-      tools,
-      context(),
-    );
+    const outcome = await new RolePaletteStage({ resolver: returning([]) }).apply(tools, context());
     expect(outcome.tools).toBeNull();
     expect(outcome.warning).toBe("empty_palette");
     expect(outcome.degraded).toBe(true);
@@ -109,5 +106,21 @@ describe("staticRolePaletteResolver", () => {
 
   it("abstains for every role with an empty map", async () => {
     expect(await staticRolePaletteResolver({}).resolve({}, "action", tools)).toBeNull();
+  });
+});
+
+describe("staticRolePaletteResolver and unnamed tools", () => {
+  const unnamed = { description: "no name" };
+  const resolver = staticRolePaletteResolver({ action: ["refund_order"] });
+
+  it("keeps unnamed tools alongside the listed ones", async () => {
+    expect(await resolver.resolve({}, "action", [unnamed, search, refund])).toEqual([
+      unnamed,
+      refund,
+    ]);
+  });
+
+  it("returns [] when none of the listed names is offered, even with unnamed tools", async () => {
+    expect(await resolver.resolve({}, "action", [unnamed, search])).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /** Role palette: narrow to the tools a resolver allows for the active role. */
 import { StageOutcome } from "../outcome";
 import type { SelectionStage, StageContext } from "../stage";
-import { readToolName } from "../tools";
+import { filterByNames, readToolName } from "../tools";
 import type { SelectionState, Tool } from "../types";
 
 /**
@@ -19,7 +19,8 @@ export interface ToolPaletteResolver {
 
 /**
  * The default resolver: a static `{ role: toolNames }` map. An unmapped role gets null (no
- * policy); a mapped role gets the offered tools whose names are listed, in offered order.
+ * policy). A mapped role gets the offered tools whose names are listed, in offered order, plus
+ * unnamed tools (a name-keyed rule cannot gate them) — or [] when no listed name is offered.
  */
 export function staticRolePaletteResolver(
   roleTools: Readonly<Record<string, readonly string[]>>,
@@ -31,10 +32,11 @@ export function staticRolePaletteResolver(
     resolve(_state, role, allTools) {
       const names = palettes.get(role);
       if (names === undefined) return null;
-      return allTools.filter((tool) => {
+      const listed = allTools.some((tool) => {
         const name = readToolName(tool);
         return name !== null && names.has(name);
       });
+      return listed ? filterByNames(allTools, names) : [];
     },
   };
 }

@@ -1,0 +1,1 @@
+export { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";

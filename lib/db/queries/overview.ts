@@ -1,0 +1,171 @@
+import "server-only";
+/**
+ * Overview reads. Rollups only, never raw decisions (storage.md): minute buckets from
+ * `rollup_minute`, hour and day buckets from `rollup_hour`. Every query is bounded by a bucket
+ * range, so it reads `rollup_*_bucket_idx` (or the primary key when a tenant is chosen).
+ */
+import { getPool } from "@/lib/db/client";
+import { MAX_SERIES } from "@/lib/dashboard/series";
+import type { Granularity, Period } from "@/lib/dashboard/time-range";
+import {
+  type BreakdownRow,
+  type BucketMetricRow,
+  type MetricTotals,
+  ZERO_TOTALS,
+} from "@/lib/dashboard/types";
+import type { RoutingMode } from "@/lib/schemas/events";
+import { SqlParams, whereClause } from "./sql";
+
+export interface RollupFilter {
+  tenant?: string | undefined;
+  role?: string | undefined;
+  mode?: RoutingMode | undefined;
+}
+
+/** The rollup table that holds buckets of a granularity, and the SQL for its bucket. */
+function source(granularity: Granularity): { table: string; bucket: string } {
+  if (granularity === "minute") return { table: "rollup_minute", bucket: "bucket" };
+  if (granularity === "hour") return { table: "rollup_hour", bucket: "bucket" };
+  // UTC days: date_bin with a UTC-midnight origin.
+  return {
+    table: "rollup_hour",
+    bucket: "date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00')",
+  };
+}
+
+function filterConditions(params: SqlParams, filter: RollupFilter, period: Period): string[] {
+  const conditions = [`bucket >= ${params.add(period.from)}`, `bucket < ${params.add(period.to)}`];
+  if (filter.tenant) conditions.push(`tenant_id = ${params.add(filter.tenant)}`);
+  if (filter.role) conditions.push(`role = ${params.add(filter.role)}`);
+  if (filter.mode) conditions.push(`mode = ${params.add(filter.mode)}`);
+  return conditions;
+}
+
+const TOTAL_COLUMNS = `
+  sum(decisions) AS "decisions",
+  sum(dropped_tokens) AS "droppedTokens",
+  sum(offered_tools) AS "offeredTools",
+  sum(selected_tools) AS "selectedTools",
+  sum(reinstatements) AS "reinstatements",
+  sum(empty_palette_warnings) AS "emptyPaletteWarnings",
+  sum(stage_errors) AS "stageErrors",
+  sum(harmful_drops) AS "harmfulDrops"`;
+
+/** Totals of the current period and of the previous one, in one pass over the rollup. */
+export async function sumOverviewTotals(
+  filter: RollupFilter,
+  range: Period & { granularity: Granularity; previous: Period },
+): Promise<{ current: MetricTotals; previous: MetricTotals }> {
+  const params = new SqlParams();
+  const { table } = source(range.granularity);
+  const conditions = filterConditions(params, filter, {
+    from: range.previous.from,
+    to: range.to,
+  });
+  const { rows } = await getPool().query<MetricTotals & { current: boolean }>(
+    `SELECT bucket >= ${params.add(range.from)} AS "current", ${TOTAL_COLUMNS}
+       FROM ${table} ${whereClause(conditions)}
+      GROUP BY 1`,
+    params.values,
+  );
+  const pick = (current: boolean): MetricTotals => {
+    const row = rows.find((candidate) => candidate.current === current);
+    if (!row) return { ...ZERO_TOTALS };
+    const { current: _ignored, ...totals } = row;
+    return totals;
+  };
+  return { current: pick(true), previous: pick(false) };
+}
+
+/**
+ * Time-series cells: per bucket and tenant (or role), the charted metrics. Keys beyond the
+ * `maxSeries` with most decisions come back folded into one row per bucket with key null.
+ */
+export async function sumMetricsByBucket(
+  filter: RollupFilter,
+  range: Period & { granularity: Granularity },
+  split: "tenant" | "role",
+  maxSeries = MAX_SERIES,
+): Promise<BucketMetricRow[]> {
+  const params = new SqlParams();
+  const { table, bucket } = source(range.granularity);
+  const keyColumn = split === "tenant" ? "tenant_id" : "role";
+  const conditions = filterConditions(params, filter, range);
+  const { rows } = await getPool().query<BucketMetricRow>(
+    `WITH cells AS (
+       SELECT ${bucket} AS bucket, ${keyColumn} AS key,
+              sum(decisions) AS decisions, sum(dropped_tokens) AS dropped_tokens,
+              sum(reinstatements) AS reinstatements,
+              sum(empty_palette_warnings) AS empty_palette_warnings
+         FROM ${table} ${whereClause(conditions)}
+        GROUP BY 1, 2
+     ), top_keys AS (
+       SELECT key FROM cells GROUP BY key ORDER BY sum(decisions) DESC, key
+        LIMIT ${params.add(maxSeries)}
+     )
+     SELECT c.bucket, t.key,
+            sum(c.decisions) AS "decisions",
+            sum(c.dropped_tokens) AS "droppedTokens",
+            sum(c.reinstatements) AS "reinstatements",
+            sum(c.empty_palette_warnings) AS "emptyPaletteWarnings"
+       FROM cells c LEFT JOIN top_keys t ON t.key = c.key
+      GROUP BY c.bucket, t.key
+      ORDER BY c.bucket`,
+    params.values,
+  );
+  return rows;
+}
+
+/** Totals per tenant × role over the range (the breakdown table). */
+export async function sumMetricsByTenantRole(
+  filter: RollupFilter,
+  range: Period & { granularity: Granularity },
+  limit = 5_000,
+): Promise<BreakdownRow[]> {
+  const params = new SqlParams();
+  const { table } = source(range.granularity);
+  const conditions = filterConditions(params, filter, range);
+  const { rows } = await getPool().query<BreakdownRow>(
+    `SELECT tenant_id AS "tenant", role AS "role", ${TOTAL_COLUMNS}
+       FROM ${table} ${whereClause(conditions)}
+      GROUP BY tenant_id, role
+      ORDER BY sum(decisions) DESC
+      LIMIT ${params.add(limit)}`,
+    params.values,
+  );
+  return rows;
+}
+
+export interface TenantRolePair {
+  tenant: string;
+  role: string;
+}
+
+/**
+ * Every (tenant, role) that has rollups, by a loose index scan of the `rollup_hour` primary
+ * key: one index probe per pair, however many rows the rollup holds.
+ */
+export async function listTenantRolePairs(limit = 2_000): Promise<TenantRolePair[]> {
+  const { rows } = await getPool().query<TenantRolePair>(
+    `WITH RECURSIVE pairs AS (
+       (SELECT tenant_id, role FROM rollup_hour ORDER BY tenant_id, role LIMIT 1)
+       UNION ALL
+       SELECT next.tenant_id, next.role
+         FROM pairs p,
+              LATERAL (SELECT r.tenant_id, r.role FROM rollup_hour r
+                        WHERE (r.tenant_id, r.role) > (p.tenant_id, p.role)
+                        ORDER BY r.tenant_id, r.role LIMIT 1) next
+     )
+     SELECT tenant_id AS "tenant", role AS "role" FROM pairs LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+/** True when any decision has ever been stored (the overview's empty state otherwise). */
+export async function hasAnyDecisions(): Promise<boolean> {
+  const { rows } = await getPool().query<{ exists: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM rollup_hour) AS exists",
+  );
+  return rows[0]?.exists ?? false;
+}

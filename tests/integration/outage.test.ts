@@ -1,0 +1,112 @@
+/**
+ * PostgreSQL goes away under a running server: health and ingest answer 503 quickly (with
+ * Retry-After), nothing is reported stored, and once PostgreSQL is back a retried batch is
+ * stored exactly once. Uses its own PostgreSQL and server so stopping them harms no other test.
+ */
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrate } from "@/lib/db/migrate";
+import { hashApiKey } from "@/lib/keys";
+import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
+import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
+import {
+  ensureDatabase,
+  type LocalPostgres,
+  startLocalPostgres,
+} from "@/scripts/lib/local-postgres";
+import { postBatch } from "../support/http";
+
+const DATA_DIR = ".data/test-pg-outage";
+let database: LocalPostgres;
+let app: AppServer;
+let url: string;
+const key = `rl_${randomUUID()}`;
+
+async function startDatabase(port = 0) {
+  database = await startLocalPostgres({ dataDir: DATA_DIR, port });
+}
+
+beforeAll(async () => {
+  await startDatabase();
+  if (database.reused) {
+    await database.stop();
+    await startDatabase();
+  }
+  await ensureDatabase(database.adminUrl, "routelens_test_outage");
+  url = database.urlFor("routelens_test_outage");
+  await migrate(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(
+    "TRUNCATE tenants, decisions, outcomes, runs, rollup_minute, rollup_hour, tool_rollup_hour CASCADE",
+  );
+  await client.query("INSERT INTO tenants (id) VALUES ('outage')");
+  await client.query(
+    "INSERT INTO api_keys (id, tenant_id, prefix, hash) VALUES ($1, 'outage', $2, $3)",
+    [randomUUID(), key.slice(0, 12), hashApiKey(key)],
+  );
+  await client.end();
+  app = await startAppServer({ databaseUrl: url, env: { DATABASE_CONNECT_TIMEOUT_MS: "1000" } });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await database?.stop();
+});
+
+describe("when PostgreSQL is down", () => {
+  const batch = [
+    decisionEvent({ run_id: "run-outage", iteration: 0, dropped_tokens: 40 }),
+    outcomeEvent({ run_id: "run-outage", iteration: 0, called: ["search_docs"] }),
+  ];
+
+  it("health is ok while the database is up", async () => {
+    const response = await fetch(`${app.baseUrl}/api/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", database: "ok" });
+  });
+
+  it("health answers 503 unreachable and ingest 503 with Retry-After, without hanging", async () => {
+    const port = database.port;
+    await database.stop();
+
+    const started = Date.now();
+    const health = await fetch(`${app.baseUrl}/api/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ database: "unreachable" });
+
+    const ingest = await postBatch(app.baseUrl, key, batch);
+    expect(ingest.status).toBe(503);
+    expect(ingest.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await ingest.json()).error).toMatch(/nothing was stored/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+
+    await startDatabase(port);
+  });
+
+  it("after PostgreSQL is back, a retried batch is stored exactly once", async () => {
+    let status = 0;
+    for (let attempt = 0; attempt < 20 && status !== 200; attempt++) {
+      status = (await postBatch(app.baseUrl, key, batch)).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(status).toBe(200);
+    const again = await postBatch(app.baseUrl, key, batch);
+    expect((await again.json()).successes.map((s: { status: number }) => s.status)).toEqual([
+      200, 200,
+    ]);
+
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const decisions = await client.query(
+      "SELECT count(*)::int AS n FROM decisions WHERE tenant_id = 'outage'",
+    );
+    const rollup = await client.query(
+      "SELECT sum(decisions)::int AS d, sum(dropped_tokens)::int AS t, sum(outcomes)::int AS o FROM rollup_hour WHERE tenant_id = 'outage'",
+    );
+    await client.end();
+    expect(decisions.rows[0].n).toBe(1);
+    expect(rollup.rows[0]).toEqual({ d: 1, t: 40, o: 1 });
+  });
+});
