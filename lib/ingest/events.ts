@@ -134,6 +134,14 @@ export interface OutcomeRow {
   error: string | null;
 }
 
+/**
+ * A palette identity joins names with NUL, which PostgreSQL text cannot store: NUL becomes
+ * `\0`, \u0001 becomes `\1` and a backslash `\\`, so the stored form is still one-to-one.
+ */
+export function encodePaletteIdentity(identity: string): string {
+  return identity.replaceAll("\\", "\\\\").replaceAll("\u0000", "\\0").replaceAll("\u0001", "\\1");
+}
+
 export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): DecisionRow {
   const selected = new Set(event.selected);
   const dropped = [...new Set(event.offered.filter((name) => !selected.has(name)))];
@@ -157,7 +165,8 @@ export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): Dec
     empty_palette_warnings: countWarnings("empty_palette"),
     stage_errors: Math.max(errorRecords, countWarnings("stage_error")),
     forced_choice: event.forced_choice,
-    palette_identity: event.palette_identity ?? null,
+    palette_identity:
+      event.palette_identity == null ? null : encodePaletteIdentity(event.palette_identity),
     config_version: event.config_version ?? "",
     model: event.model ?? null,
     agent: event.agent ?? null,

@@ -136,42 +136,54 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
   const tools = new Map<string, ToolDelta>();
   const runs = new Map<string, RunDelta>();
 
+  // Bucket strings are computed once per timestamp: a batch shares few distinct minutes.
+  const bucketCache = new Map<string, [string, string]>();
+  const bucketsOf = (ts: Date | string): [string, string] => {
+    const key = typeof ts === "string" ? ts : ts.toISOString();
+    let buckets = bucketCache.get(key);
+    if (!buckets) {
+      buckets = [truncateUtc(ts, MINUTE_MS), truncateUtc(ts, HOUR_MS)];
+      bucketCache.set(key, buckets);
+    }
+    return buckets;
+  };
+
   const rollupsFor = (d: {
     tenant_id: string;
     role: string;
     mode: string;
     config_version: string;
     ts: Date | string;
-  }) =>
-    [
-      [minute, truncateUtc(d.ts, MINUTE_MS)],
-      [hour, truncateUtc(d.ts, HOUR_MS)],
-    ].map(([map, bucket]) =>
-      getOrCreate(
-        map as Map<string, RollupDelta>,
-        [d.tenant_id, d.role, d.mode, d.config_version, bucket].join("\u0000"),
-        () => emptyRollup(d.tenant_id, d.role, d.mode, d.config_version, bucket as string),
+  }): RollupDelta[] => {
+    const [minuteBucket, hourBucket] = bucketsOf(d.ts);
+    const prefix = `${d.tenant_id}\u0000${d.role}\u0000${d.mode}\u0000${d.config_version}\u0000`;
+    return [
+      getOrCreate(minute, prefix + minuteBucket, () =>
+        emptyRollup(d.tenant_id, d.role, d.mode, d.config_version, minuteBucket),
       ),
-    );
+      getOrCreate(hour, prefix + hourBucket, () =>
+        emptyRollup(d.tenant_id, d.role, d.mode, d.config_version, hourBucket),
+      ),
+    ];
+  };
 
-  const toolFor = (
-    d: { tenant_id: string; role: string; mode: string; ts: Date | string },
-    tool: string,
-  ) => {
-    const bucket = truncateUtc(d.ts, HOUR_MS);
-    return getOrCreate(tools, [d.tenant_id, d.role, d.mode, bucket, tool].join("\u0000"), () => ({
-      tenant_id: d.tenant_id,
-      role: d.role,
-      mode: d.mode,
-      bucket,
-      tool,
-      offered: 0,
-      selected: 0,
-      dropped: 0,
-      called: 0,
-      harmful_drops: 0,
-      dropped_tokens: 0,
-    }));
+  const toolsOf = (d: { tenant_id: string; role: string; mode: string; ts: Date | string }) => {
+    const bucket = bucketsOf(d.ts)[1];
+    const prefix = `${d.tenant_id}\u0000${d.role}\u0000${d.mode}\u0000${bucket}\u0000`;
+    return (tool: string): ToolDelta =>
+      getOrCreate(tools, prefix + tool, () => ({
+        tenant_id: d.tenant_id,
+        role: d.role,
+        mode: d.mode,
+        bucket,
+        tool,
+        offered: 0,
+        selected: 0,
+        dropped: 0,
+        called: 0,
+        harmful_drops: 0,
+        dropped_tokens: 0,
+      }));
   };
 
   const runFor = (d: {
@@ -182,7 +194,7 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
     role: string;
     mode: string;
   }) => {
-    const ts = new Date(d.ts).toISOString();
+    const ts = typeof d.ts === "string" ? d.ts : d.ts.toISOString();
     const run = getOrCreate(runs, `${d.tenant_id}\u0000${d.run_id}`, () => ({
       tenant_id: d.tenant_id,
       run_id: d.run_id,
@@ -222,11 +234,12 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
       r.decisions_empty_palette += d.empty_palette_warnings > 0 ? 1 : 0;
       r.decisions_stage_error += d.stage_errors > 0 ? 1 : 0;
     }
-    for (const name of new Set(d.offered)) toolFor(d, name).offered += 1;
-    for (const name of new Set(d.selected)) toolFor(d, name).selected += 1;
+    const toolFor = toolsOf(d);
+    for (const name of new Set(d.offered)) toolFor(name).offered += 1;
+    for (const name of new Set(d.selected)) toolFor(name).selected += 1;
     const share = d.dropped.length > 0 ? d.dropped_tokens / d.dropped.length : 0;
     for (const name of d.dropped) {
-      const tool = toolFor(d, name);
+      const tool = toolFor(name);
       tool.dropped += 1;
       tool.dropped_tokens += share;
     }
@@ -246,8 +259,9 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
       r.harmful_drops += harmful;
       r.zero_call_outcomes += j.called.length === 0 ? 1 : 0;
     }
-    for (const name of new Set(j.called)) toolFor(j, name).called += 1;
-    for (const name of j.harmful_tools) toolFor(j, name).harmful_drops += 1;
+    const toolFor = toolsOf(j);
+    for (const name of new Set(j.called)) toolFor(name).called += 1;
+    for (const name of j.harmful_tools) toolFor(name).harmful_drops += 1;
     runFor(j).harmful_drops += harmful;
   }
 

@@ -6,9 +6,15 @@
  * Concurrent requests are grouped (group commit): while one transaction runs, new requests
  * queue, and the next transaction takes all of them. Idempotency comes from the unique
  * (tenant_id, event_id) indexes with ON CONFLICT DO NOTHING; rollups are built only from the
- * rows an INSERT actually returned, so a duplicate is stored once and counted once. A
- * per-tenant advisory lock serialises writers of one tenant across server processes, so a
- * decision and its outcome arriving in two processes at once still meet.
+ * rows an INSERT actually returned, so a duplicate is stored once and counted once.
+ *
+ * Up to WRITERS transactions run at once (PostgreSQL then uses more than one core). Each
+ * first takes a transaction-scoped advisory lock per (tenant, run) it touches, in sorted
+ * order, so two transactions — in this process or another — never insert a decision and its
+ * outcome concurrently (they would not see each other and never be joined), and a duplicate
+ * event id in two of them waits for the first to commit. Rollup rows are upserted in key
+ * order, so concurrent transactions do not deadlock on them; a deadlock or serialisation
+ * failure is retried anyway.
  */
 import type pg from "pg";
 import { getPool } from "@/lib/db/client";
@@ -34,14 +40,15 @@ interface Pending {
 
 interface Writer {
   queue: Pending[];
-  running: boolean;
+  active: number;
 }
 
-const MAX_EVENTS_PER_TRANSACTION = 5_000;
+const MAX_EVENTS_PER_TRANSACTION = 2_000;
+const WRITERS = 2;
 const globalForWriter = globalThis as unknown as { routelensWriter?: Writer };
 
 function writer(): Writer {
-  globalForWriter.routelensWriter ??= { queue: [], running: false };
+  globalForWriter.routelensWriter ??= { queue: [], active: 0 };
   return globalForWriter.routelensWriter;
 }
 
@@ -51,12 +58,12 @@ export function storeEvents(items: StoreInput[]): Promise<StoreStatus[]> {
   return new Promise((resolve, reject) => {
     const w = writer();
     w.queue.push({ items, resolve, reject });
-    if (!w.running) void drain(w);
+    if (w.active < WRITERS) void drain(w);
   });
 }
 
 async function drain(w: Writer): Promise<void> {
-  w.running = true;
+  w.active += 1;
   try {
     while (w.queue.length > 0) {
       const group: Pending[] = [];
@@ -78,7 +85,7 @@ async function drain(w: Writer): Promise<void> {
       }
     }
   } finally {
-    w.running = false;
+    w.active -= 1;
   }
 }
 
@@ -131,18 +138,18 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
   const unique = [...firstIndex.values()].map((i) => items[i] as StoreInput);
   const decisions = unique.filter((i) => i.kind === "decision").map((i) => i.row as DecisionRow);
   const outcomes = unique.filter((i) => i.kind === "outcome").map((i) => i.row as OutcomeRow);
-  const tenants = [...new Set(unique.map((i) => i.row.tenant_id))].sort();
 
   const client = await getPool().connect();
   const created = new Set<string>();
   try {
     await client.query("BEGIN");
-    for (const tenant of tenants) {
-      await client.query(
-        "SELECT pg_advisory_xact_lock(hashtext('routelens.ingest'), hashtext($1))",
-        [tenant],
-      );
-    }
+    await client.query(
+      `SELECT pg_advisory_xact_lock(k)
+         FROM (SELECT DISTINCT hashtextextended(t || chr(1) || r, 7369) AS k
+                 FROM unnest($1::text[], $2::text[]) AS u(t, r)
+                ORDER BY k) AS keys`,
+      [unique.map((item) => item.row.tenant_id), unique.map((item) => item.row.run_id)],
+    );
     const newDecisions = await insertDecisions(client, decisions);
     const newOutcomes = await insertOutcomes(client, outcomes);
     for (const row of newDecisions) created.add(eventKey(row.tenant_id, row.event_id));

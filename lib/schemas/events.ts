@@ -23,9 +23,20 @@ export const LIMITS = {
   bodyBytes: 5 * 1024 * 1024,
 } as const;
 
-const boundedString = (max: number) => z.string().max(max, `at most ${max} characters`);
+// PostgreSQL text cannot hold NUL; an agent's string with one is refused here, by field,
+// rather than failing the whole batch at the database.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (value: string) => !LONE_SURROGATE.test(value);
+const noNul = (value: string) => !value.includes("\u0000") && wellFormed(value);
+const NUL_MESSAGE = "must be valid Unicode text without NUL (\\u0000) characters";
+const boundedString = (max: number) =>
+  z.string().max(max, `at most ${max} characters`).refine(noNul, NUL_MESSAGE);
 const nonEmptyString = (max: number) =>
-  z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(max, `at most ${max} characters`)
+    .refine(noNul, NUL_MESSAGE);
 
 const toolName = nonEmptyString(LIMITS.toolName);
 const toolNames = z
@@ -99,7 +110,15 @@ export const toolRoutingDecisionSchema = z.strictObject({
   model: nonEmptyString(LIMITS.label).nullable().optional(),
   agent: nonEmptyString(LIMITS.label).nullable().optional(),
   config_version: nonEmptyString(LIMITS.label).nullable().optional(),
-  palette_identity: boundedString(LIMITS.toolsPerList * (LIMITS.toolName + 1) + LIMITS.toolName + 2)
+  // paletteIdentity() joins names with NUL and marks a forced tool with \u0001!, so NUL is
+  // allowed here; storage escapes it (lib/ingest/events.ts).
+  palette_identity: z
+    .string()
+    .max(
+      LIMITS.toolsPerList * (LIMITS.toolName + 1) + LIMITS.toolName + 2,
+      "too long for a palette of at most 1000 tools",
+    )
+    .refine(wellFormed, "must be valid Unicode text")
     .nullable()
     .optional(),
 });

@@ -54,6 +54,7 @@ export async function startLocalPostgres(options: StartOptions): Promise<LocalPo
     fsync: "on",
     ...options.settings,
   };
+  const recent: string[] = [];
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -63,7 +64,10 @@ export async function startLocalPostgres(options: StartOptions): Promise<LocalPo
     createPostgresUser: true,
     authMethod: "scram-sha-256",
     postgresFlags: Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`]),
-    onLog: () => {},
+    onLog: (message: string) => {
+      recent.push(...message.trim().split("\n"));
+      recent.splice(0, Math.max(0, recent.length - 5));
+    },
     onError: (error: unknown) => log(`postgres: ${String(error).trim()}`),
   });
 
@@ -76,7 +80,7 @@ export async function startLocalPostgres(options: StartOptions): Promise<LocalPo
     await server.start();
   } catch {
     throw new Error(
-      `PostgreSQL did not start on port ${port} with data in ${dataDir}. Is the port taken? Set ROUTELENS_PG_PORT to another port, or DATABASE_URL to use an existing server.`,
+      `PostgreSQL did not start on port ${port} with data in ${dataDir}. Is the port taken? Set ROUTELENS_PG_PORT to another port, or DATABASE_URL to use an existing server. PostgreSQL said: ${recent.join(" | ") || "nothing"}`,
     );
   }
   log(`PostgreSQL listening on 127.0.0.1:${port}`);

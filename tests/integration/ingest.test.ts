@@ -170,7 +170,7 @@ describe("POST /api/ingest: per-event validation", () => {
       noMode,
       decisionEvent({ timestamp: "yesterday" }),
       { type: "tool_choice", event_id: "x" },
-      decisionEvent({ offered: ["a".repeat(201)] }),
+      decisionEvent({ offered: ["a".repeat(201)], selected: [], trace: [] }),
     ]);
     expect(response.status).toBe(207);
     const messages = (await response.json()).errors.map((e: { message: string }) => e.message);

@@ -1,0 +1,214 @@
+/**
+ * `npm run bench:ingest` — ingest throughput through HTTP against the floor of plain SQL.
+ *
+ * Starts a scratch embedded PostgreSQL and a production build (`next start`) on it, sends
+ * decisions with six-stage traces in batches of 500 from a separate load process, then, in
+ * the same run and on the same PostgreSQL, inserts the same decisions straight into the
+ * decisions table through `pg` with one INSERT … SELECT FROM unnest(…) per batch (no
+ * validation, no rollups, no HTTP): the floor. Prints decisions/s for both, their ratio,
+ * request latency p50/p99 and the server's peak resident memory.
+ *
+ *   npm run bench:ingest -- [--decisions 60000] [--concurrency 4]
+ */
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { migrate } from "@/lib/db/migrate";
+import { encodePaletteIdentity } from "@/lib/ingest/events";
+import { hashApiKey } from "@/lib/keys";
+import type { ToolRoutingDecision } from "@/lib/schemas/events";
+import { ensureBuild, startAppServer } from "./lib/app-server";
+import { benchDecisions } from "./lib/bench-events";
+import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+
+const BATCH = 500;
+
+function arg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  if (at < 0) return fallback;
+  const value = Number(process.argv[at + 1]);
+  if (!Number.isInteger(value) || value <= 0) {
+    console.error(`--${name} must be a positive whole number`);
+    process.exit(2);
+  }
+  return value;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+const arrayLiteral = (names: string[]) =>
+  `{${names.map((n) => `"${n.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`).join(",")}}`;
+
+async function insertFloor(pool: pg.Pool, events: ToolRoutingDecision[], concurrency: number) {
+  const batches: ToolRoutingDecision[][] = [];
+  for (let i = 0; i < events.length; i += BATCH) batches.push(events.slice(i, i + BATCH));
+  let next = 0;
+  const started = performance.now();
+  async function worker() {
+    while (next < batches.length) {
+      const batch = batches[next++] as ToolRoutingDecision[];
+      const col = <T>(f: (e: ToolRoutingDecision) => T) => batch.map(f);
+      const dropped = (e: ToolRoutingDecision) => e.offered.filter((n) => !e.selected.includes(n));
+      await pool.query(
+        `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
+            offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
+            empty_palette_warnings, stage_errors, forced_choice, palette_identity, config_version,
+            model, agent, offered, selected, dropped, trace, warnings)
+         SELECT 'floor', e, r, ro, m, it, h, ts, oc, sc, dc, dt, 0, 0, 0, fc, pi, cv, mo, ag,
+                o::text[], s::text[], d::text[], tr::jsonb, w::jsonb
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[],
+                $7::timestamptz[], $8::int[], $9::int[], $10::int[], $11::bigint[], $12::text[],
+                $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],
+                $19::text[], $20::text[], $21::text[])
+             AS t(e, r, ro, m, it, h, ts, oc, sc, dc, dt, fc, pi, cv, mo, ag, o, s, d, tr, w)
+         ON CONFLICT (tenant_id, event_id) DO NOTHING`,
+        [
+          col((e) => e.event_id),
+          col((e) => e.run_id),
+          col((e) => e.role),
+          col((e) => e.mode),
+          col((e) => e.iteration),
+          col((e) => e.turn_hop_index),
+          col((e) => e.timestamp),
+          col((e) => e.offered.length),
+          col((e) => e.selected.length),
+          col((e) => dropped(e).length),
+          col((e) => e.dropped_tokens),
+          col((e) => e.forced_choice),
+          col((e) => (e.palette_identity ? encodePaletteIdentity(e.palette_identity) : null)),
+          col((e) => e.config_version ?? ""),
+          col((e) => e.model ?? null),
+          col((e) => e.agent ?? null),
+          col((e) => arrayLiteral(e.offered)),
+          col((e) => arrayLiteral(e.selected)),
+          col((e) => arrayLiteral(dropped(e))),
+          col((e) => JSON.stringify(e.trace)),
+          col((e) => JSON.stringify(e.warnings)),
+        ],
+      );
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return (performance.now() - started) / 1000;
+}
+
+function runLoadProcess(args: string[]): Promise<{
+  seconds: number;
+  latencies: number[];
+  failures: number;
+  requests: number;
+}> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "npx",
+      ["--no-install", "tsx", "scripts/lib/bench-ingest-client.ts", ...args],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"))
+        : reject(new Error(`load process exited ${code}`)),
+    );
+  });
+}
+
+async function main() {
+  const decisions = arg("decisions", 60_000);
+  const concurrency = arg("concurrency", 4);
+  const log = (line: string) => console.error(`· ${line}`);
+
+  ensureBuild(log);
+  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
+  const suffix = Date.now();
+  const httpDb = `bench_ingest_http_${suffix}`;
+  const floorDb = `bench_ingest_floor_${suffix}`;
+  for (const name of [httpDb, floorDb]) {
+    await ensureDatabase(server.adminUrl, name);
+    await migrate(server.urlFor(name));
+  }
+  const key = `rl_${randomUUID()}`;
+  const setup = new pg.Client({ connectionString: server.urlFor(httpDb) });
+  await setup.connect();
+  await setup.query("INSERT INTO tenants (id) VALUES ('bench')");
+  await setup.query(
+    "INSERT INTO api_keys (id, tenant_id, prefix, hash) VALUES ($1, 'bench', $2, $3)",
+    [randomUUID(), key.slice(0, 12), hashApiKey(key)],
+  );
+
+  const app = await startAppServer({ databaseUrl: server.urlFor(httpDb) });
+  const start = new Date(Date.now() - 3_600_000).toISOString();
+  try {
+    log("warming up the server");
+    await runLoadProcess([app.baseUrl, key, String(BATCH * 4), String(BATCH), "2", "7", start]);
+    await setup.query(
+      "TRUNCATE decisions, outcomes, runs, rollup_minute, rollup_hour, tool_rollup_hour",
+    );
+
+    log(
+      `sending ${decisions} decisions over HTTP in batches of ${BATCH}, ${concurrency} in flight`,
+    );
+    let peakRss = app.rssBytes() ?? 0;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, app.rssBytes() ?? 0);
+    }, 50);
+    const http = await runLoadProcess([
+      app.baseUrl,
+      key,
+      String(decisions),
+      String(BATCH),
+      String(concurrency),
+      "42",
+      start,
+    ]);
+    clearInterval(sampler);
+    const stored = await setup.query(
+      "SELECT count(*)::int AS n, (SELECT sum(decisions)::int FROM rollup_hour) AS rolled FROM decisions",
+    );
+    await app.stop();
+
+    log("inserting the same decisions straight into PostgreSQL (the floor)");
+    const floorPool = new pg.Pool({ connectionString: server.urlFor(floorDb), max: concurrency });
+    const floorSeconds = await insertFloor(
+      floorPool,
+      benchDecisions(decisions, 42, new Date(start)),
+      concurrency,
+    );
+    await floorPool.end();
+
+    const httpRate = decisions / http.seconds;
+    const floorRate = decisions / floorSeconds;
+    const rows = [
+      ["decisions sent", String(decisions)],
+      [
+        "HTTP ingest",
+        `${Math.round(httpRate)} decisions/s (${http.seconds.toFixed(2)} s, ${http.requests} requests, ${http.failures} failed)`,
+      ],
+      ["plain SQL floor", `${Math.round(floorRate)} decisions/s (${floorSeconds.toFixed(2)} s)`],
+      ["HTTP / floor", `${(httpRate / floorRate).toFixed(2)}`],
+      ["request latency p50", `${percentile(http.latencies, 50).toFixed(1)} ms`],
+      ["request latency p99", `${percentile(http.latencies, 99).toFixed(1)} ms`],
+      ["server peak RSS", `${(peakRss / 1024 / 1024).toFixed(0)} MiB`],
+      ["stored / in rollups", `${stored.rows[0].n} / ${stored.rows[0].rolled}`],
+    ];
+    const width = Math.max(...rows.map(([k]) => (k as string).length));
+    console.log("\nIngest benchmark");
+    for (const [k, v] of rows) console.log(`  ${(k as string).padEnd(width)}  ${v}`);
+  } finally {
+    await setup.end();
+    await app.stop();
+    for (const name of [httpDb, floorDb]) await dropDatabase(server.adminUrl, name).catch(() => {});
+    if (!server.reused) await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,92 @@
+/**
+ * Deterministic decision events for benchmarks: realistic palettes of ~24 tools, six-stage
+ * traces, a spread of warnings. The same seed gives the same events in every process.
+ */
+import type { ToolRoutingDecision } from "@/lib/schemas/events";
+import { stageRecord } from "@/lib/telemetry/events";
+
+const TOOLS = [
+  "search_docs",
+  "hydrate_context",
+  "create_ticket",
+  "update_ticket",
+  "close_ticket",
+  "lookup_customer",
+  "refund_order",
+  "lookup_order",
+  "apply_discount",
+  "get_price_history",
+  "compare_competitors",
+  "set_price",
+  "schedule_price_change",
+  "export_report",
+  "run_sql",
+  "plot_timeseries",
+  "summarise_thread",
+  "translate_text",
+  "send_email",
+  "escalate_to_human",
+  "list_invoices",
+  "get_inventory",
+  "forecast_demand",
+  "check_policy",
+];
+const STAGES = ["intent", "lazy", "forced_choice", "role_palette", "policy", "allowlist"];
+
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function benchDecisions(count: number, seed: number, start: Date): ToolRoutingDecision[] {
+  const random = mulberry32(seed);
+  const events: ToolRoutingDecision[] = [];
+  for (let i = 0; i < count; i++) {
+    const offered = TOOLS.filter(() => random() < 0.85);
+    const selected = offered.filter((name) => name === "hydrate_context" || random() < 0.4);
+    const dropped = offered.filter((name) => !selected.includes(name));
+    const forced = random() < 0.1 ? (selected[0] ?? null) : null;
+    const reinstated = forced && random() < 0.3 ? [forced] : [];
+    const trace = STAGES.map((stage, s) =>
+      stageRecord({
+        stage,
+        action: s === 2 ? (forced ? "force" : "abstain") : s % 2 === 0 ? "abstain" : "select",
+        kept: s % 2 === 1 ? selected : [],
+        dropped: s === 3 ? dropped : [],
+        reinstated: s === 3 ? reinstated : [],
+        forced_choice: s === 2 ? forced : null,
+        detail: s === 3 ? "role palette for action" : "",
+      }),
+    );
+    const warnings: ToolRoutingDecision["warnings"] = [];
+    if (reinstated.length > 0) warnings.push({ code: "forced_reinstated", stage: "role_palette" });
+    if (random() < 0.02) warnings.push({ code: "empty_palette", stage: "role_palette" });
+    events.push({
+      type: "tool_routing_decision",
+      event_id: `bench-${seed}-${i}`,
+      timestamp: new Date(start.getTime() + i * 50).toISOString(),
+      run_id: `bench-run-${seed}-${Math.floor(i / 8)}`,
+      role: random() < 0.7 ? "action" : "reasoning",
+      mode: random() < 0.5 ? "observe" : "enforce",
+      iteration: i % 8,
+      turn_hop_index: i % 3,
+      offered,
+      selected,
+      forced_choice: forced,
+      dropped_tokens: dropped.length * (20 + Math.floor(random() * 60)),
+      trace,
+      warnings,
+      model: "gpt-4.1-mini",
+      agent: "bench-agent",
+      config_version: "cfg_bench",
+      palette_identity: [...selected].sort().join("\u0000"),
+    });
+  }
+  return events;
+}

@@ -1,0 +1,42 @@
+/**
+ * `npm run prune -- --older-than 30d`: deletes decisions, outcomes, runs and rollups older
+ * than the horizon, in bounded chunks that do not block ingest.
+ */
+import { getPool } from "@/lib/db/client";
+import { parseDuration, pruneOlderThan } from "@/lib/db/prune";
+import { openDevDatabase } from "./lib/dev-database";
+
+const USAGE = "usage: npm run prune -- --older-than <N>(m|h|d|w)   e.g. --older-than 30d";
+
+async function main(argv: string[]) {
+  const at = argv.indexOf("--older-than");
+  const value = at >= 0 ? argv[at + 1] : undefined;
+  if (!value) {
+    console.error(`--older-than is required\n${USAGE}`);
+    process.exit(2);
+  }
+  const ms = parseDuration(value);
+  if (ms === null) {
+    console.error(`--older-than: "${value}" is not a duration like 30d, 12h, 90m or 2w\n${USAGE}`);
+    process.exit(2);
+  }
+  const database = await openDevDatabase();
+  try {
+    const horizon = new Date(Date.now() - ms);
+    console.log(`Pruning everything before ${horizon.toISOString()}…`);
+    const result = await pruneOlderThan(getPool(), horizon, {
+      onProgress: (table, deleted) => console.log(`  ${table}: deleted ${deleted}`),
+    });
+    console.log(
+      `Done: ${result.decisions} decisions, ${result.outcomes} outcomes, ${result.runs} runs, ${result.rollupRows} rollup rows deleted.`,
+    );
+  } finally {
+    await getPool().end();
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});
