@@ -58,7 +58,7 @@ async function insertFloor(pool: pg.Pool, events: ToolRoutingDecision[], concurr
             empty_palette_warnings, stage_errors, forced_choice, palette_identity, config_version,
             model, agent, offered, selected, dropped, trace, warnings)
          SELECT 'floor', e, r, ro, m, it, h, ts, oc, sc, dc, dt, 0, 0, 0, fc, pi, cv, mo, ag,
-                o::text[], s::text[], d::text[], tr::jsonb, w::jsonb
+                o::text[], s::text[], d::text[], tr::json, w::json
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[],
                 $7::timestamptz[], $8::int[], $9::int[], $10::int[], $11::bigint[], $12::text[],
                 $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::text[],

@@ -181,12 +181,12 @@ async function insertDecisions(client: pg.PoolClient, rows: DecisionRow[]): Prom
         r.offered_count, r.selected_count, r.dropped_count, r.dropped_tokens, r.reinstatements,
         r.empty_palette_warnings, r.stage_errors, r.forced_choice, r.palette_identity, r.config_version,
         r.model, r.agent, r.intent_label, r.offered, r.selected, r.dropped, r.trace, r.warnings, r.intent
-       FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, event_id text, run_id text, role text,
+       FROM json_to_recordset($1::json) AS r(tenant_id text, event_id text, run_id text, role text,
         mode text, iteration int, turn_hop_index int, ts timestamptz, offered_count int,
         selected_count int, dropped_count int, dropped_tokens bigint, reinstatements int,
         empty_palette_warnings int, stage_errors int, forced_choice text, palette_identity text,
         config_version text, model text, agent text, intent_label text, offered text[],
-        selected text[], dropped text[], trace jsonb, warnings jsonb, intent jsonb)
+        selected text[], dropped text[], trace json, warnings json, intent json)
       WHERE NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.tenant_id = r.tenant_id AND o.event_id = r.event_id)
      ON CONFLICT (tenant_id, event_id) DO NOTHING
      RETURNING tenant_id, event_id`,
@@ -201,7 +201,7 @@ async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promis
   const { rows: inserted } = await client.query<{ tenant_id: string; event_id: string }>(
     `INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, error)
      SELECT r.tenant_id, r.event_id, r.run_id, r.role, r.iteration, r.ts, r.called, r.error
-       FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, event_id text, run_id text,
+       FROM json_to_recordset($1::json) AS r(tenant_id text, event_id text, run_id text,
         role text, iteration int, ts timestamptz, called text[], error text)
       WHERE NOT EXISTS (SELECT 1 FROM decisions d WHERE d.tenant_id = r.tenant_id AND d.event_id = r.event_id)
      ON CONFLICT (tenant_id, event_id) DO NOTHING
@@ -231,7 +231,7 @@ async function joinOutcomes(
   ];
   const { rows } = await client.query<JoinedDecision>(
     `WITH keys AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(tenant_id text, run_id text, iteration int)
+       SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
      ),
      pairs AS (
        SELECT DISTINCT ON (d.id) d.id AS decision_id, o.id AS outcome_id, o.called
@@ -294,7 +294,7 @@ async function upsertRollup(
   await client.query(
     `INSERT INTO ${table} (tenant_id, role, mode, config_version, bucket, ${ROLLUP_MEASURES.join(", ")})
      SELECT r.tenant_id, r.role, r.mode, r.config_version, r.bucket, ${ROLLUP_MEASURES.map((m) => `r.${m}`).join(", ")}
-       FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, role text, mode text,
+       FROM json_to_recordset($1::json) AS r(tenant_id text, role text, mode text,
             config_version text, bucket timestamptz, ${columns})
       ORDER BY r.tenant_id, r.role, r.mode, r.config_version, r.bucket
      ON CONFLICT (tenant_id, role, mode, config_version, bucket) DO UPDATE SET
@@ -312,7 +312,7 @@ async function writeAggregates(client: pg.PoolClient, aggregates: Aggregates): P
           called, harmful_drops, dropped_tokens)
        SELECT r.tenant_id, r.role, r.mode, r.bucket, r.tool, r.offered, r.selected, r.dropped,
           r.called, r.harmful_drops, r.dropped_tokens
-         FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, role text, mode text,
+         FROM json_to_recordset($1::json) AS r(tenant_id text, role text, mode text,
           bucket timestamptz, tool text, offered bigint, selected bigint, dropped bigint,
           called bigint, harmful_drops bigint, dropped_tokens float8)
         ORDER BY r.tenant_id, r.role, r.mode, r.bucket, r.tool
@@ -333,7 +333,7 @@ async function writeAggregates(client: pg.PoolClient, aggregates: Aggregates): P
        SELECT r.tenant_id, r.run_id, r.first_seen, r.last_seen, r.decisions, r.max_iteration,
           r.roles, r.modes, r.dropped_tokens, r.reinstatements, r.empty_palette_warnings,
           r.stage_errors, r.harmful_drops
-         FROM jsonb_to_recordset($1::jsonb) AS r(tenant_id text, run_id text, first_seen timestamptz,
+         FROM json_to_recordset($1::json) AS r(tenant_id text, run_id text, first_seen timestamptz,
           last_seen timestamptz, decisions int, max_iteration int, roles text[], modes text[],
           dropped_tokens bigint, reinstatements int, empty_palette_warnings int, stage_errors int,
           harmful_drops int)

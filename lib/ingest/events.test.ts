@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
+import { checkEvent, encodePaletteIdentity, formatPath, toDecisionRow } from "./events";
+
+describe("formatPath", () => {
+  it("renders indexes in brackets and keys with dots", () => {
+    expect(formatPath(3, ["trace", 1, "kept"])).toBe("batch[3].trace[1].kept");
+    expect(formatPath(0, [])).toBe("batch[0]");
+  });
+});
+
+describe("checkEvent", () => {
+  it("accepts a valid decision and outcome", () => {
+    expect(checkEvent(decisionEvent(), 0, "acme").ok).toBe(true);
+    expect(checkEvent(outcomeEvent(), 1, "acme").ok).toBe(true);
+  });
+
+  it("names every bad field of one event in one message", () => {
+    const event = { ...decisionEvent({ iteration: -1 }), dropped_tokens: 1.5 };
+    const result = checkEvent(event, 2, "acme");
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error).toMatchObject({ index: 2, id: event.event_id, status: 400 });
+    expect(result.error.message).toBe(
+      "batch[2].iteration: must be >= 0; batch[2].dropped_tokens: expected integer",
+    );
+  });
+
+  it("refuses NUL characters and broken Unicode in strings, by field", () => {
+    const nul = checkEvent(
+      decisionEvent({ offered: ["a\u0000b"], selected: [], trace: [] }),
+      0,
+      "t",
+    );
+    expect(nul.ok ? "" : nul.error.message).toMatch(
+      /^batch\[0\]\.offered\[0\]: must be valid Unicode text without NUL/,
+    );
+    const surrogate = checkEvent(outcomeEvent({ error: "bad \uD800 text" }), 0, "t");
+    expect(surrogate.ok ? "" : surrogate.error.message).toMatch(
+      /^batch\[0\]\.error: must be valid Unicode/,
+    );
+  });
+
+  it("allows the NUL separators of a palette identity", () => {
+    expect(checkEvent(decisionEvent({ palette_identity: "a\u0000b\u0001!a" }), 0, "t").ok).toBe(
+      true,
+    );
+  });
+
+  it("gives 403 for another tenant's event and keeps its id", () => {
+    const event = decisionEvent({ tenant_id: "other" });
+    const result = checkEvent(event, 4, "acme");
+    expect(result.ok ? null : result.error).toEqual({
+      index: 4,
+      id: event.event_id,
+      status: 403,
+      message: 'batch[4].tenant_id: "other" is not this key\'s tenant ("acme")',
+    });
+  });
+
+  it("reports a null id when the event id itself is unusable", () => {
+    const result = checkEvent({ type: "tool_call_outcome" }, 0, "acme");
+    expect(result.ok ? "ok" : result.error.id).toBeNull();
+  });
+});
+
+describe("toDecisionRow", () => {
+  it("derives dropped names in offered order and the counts dashboards sum", () => {
+    const row = toDecisionRow(
+      "acme",
+      decisionEvent({
+        offered: ["a", "b", "c", "d"],
+        selected: ["d", "a"],
+        dropped_tokens: 33,
+        trace: [
+          stageRecord({ stage: "role", action: "select", reinstated: ["a"] }),
+          stageRecord({ stage: "policy", action: "error", degraded: true }),
+        ],
+        warnings: [
+          { code: "forced_reinstated", stage: "role" },
+          { code: "empty_palette", stage: "role" },
+          { code: "empty_palette", stage: "other" },
+        ],
+        config_version: undefined,
+      }),
+    );
+    expect(row).toMatchObject({
+      tenant_id: "acme",
+      dropped: ["b", "c"],
+      offered_count: 4,
+      selected_count: 2,
+      dropped_count: 2,
+      dropped_tokens: 33,
+      reinstatements: 1,
+      empty_palette_warnings: 2,
+      stage_errors: 1,
+      config_version: "",
+    });
+  });
+
+  it("counts reinstatement warnings when the trace does not list reinstated names", () => {
+    const row = toDecisionRow(
+      "acme",
+      decisionEvent({
+        trace: [],
+        warnings: [{ code: "forced_reinstated" }, { code: "stage_error" }],
+      }),
+    );
+    expect(row.reinstatements).toBe(1);
+    expect(row.stage_errors).toBe(1);
+  });
+
+  it("stores the palette identity without NUL, one-to-one", () => {
+    expect(encodePaletteIdentity("a\u0000b\u0001!a")).toBe("a\\0b\\1!a");
+    expect(encodePaletteIdentity("x\\0")).toBe("x\\\\0");
+    expect(encodePaletteIdentity("x\\0")).not.toBe(encodePaletteIdentity("x\u0000"));
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { decisionEvent } from "@/lib/telemetry/events";
+import { toDecisionRow } from "./events";
+import { aggregateDeltas, type JoinedDecision, truncateUtc } from "./rollups";
+
+const row = (overrides: Parameters<typeof decisionEvent>[0]) =>
+  toDecisionRow("acme", decisionEvent(overrides));
+
+describe("truncateUtc", () => {
+  it("truncates to the UTC minute and hour whatever the offset", () => {
+    expect(truncateUtc("2026-03-01T10:59:59.999+05:30", 60_000)).toBe("2026-03-01T05:29:00.000Z");
+    expect(truncateUtc("2026-03-01T10:59:59.999+05:30", 3_600_000)).toBe(
+      "2026-03-01T05:00:00.000Z",
+    );
+  });
+});
+
+describe("aggregateDeltas", () => {
+  const a = row({
+    run_id: "r1",
+    iteration: 0,
+    timestamp: "2026-03-01T10:00:10Z",
+    offered: ["x", "y", "z"],
+    selected: ["x"],
+    dropped_tokens: 10,
+    warnings: [{ code: "empty_palette" }],
+  });
+  const b = row({
+    run_id: "r1",
+    iteration: 1,
+    timestamp: "2026-03-01T10:00:50Z",
+    offered: ["x", "y"],
+    selected: ["x", "y"],
+    dropped_tokens: 0,
+    role: "reasoning",
+  });
+  const c = row({
+    run_id: "r1",
+    iteration: 2,
+    timestamp: "2026-03-01T10:01:05Z",
+    dropped_tokens: 4,
+  });
+
+  it("sums decisions per (tenant, role, mode, config, minute) and per hour", () => {
+    const { minute, hour } = aggregateDeltas([a, b, c], []);
+    expect(minute.map((r) => [r.role, r.bucket, r.decisions, r.dropped_tokens])).toEqual([
+      ["action", "2026-03-01T10:00:00.000Z", 1, 10],
+      ["reasoning", "2026-03-01T10:00:00.000Z", 1, 0],
+      ["action", "2026-03-01T10:01:00.000Z", 1, 4],
+    ]);
+    const actionHour = hour.find((r) => r.role === "action");
+    expect(actionHour).toMatchObject({
+      decisions: 2,
+      dropped_tokens: 14,
+      dropped_tokens_sq: 116,
+      offered_tools: 6,
+      selected_tools: 4,
+      selected_tools_sq: 10,
+      empty_palette_warnings: 1,
+      decisions_empty_palette: 1,
+    });
+  });
+
+  it("shares a decision's dropped tokens evenly among the tools it dropped", () => {
+    const { tools } = aggregateDeltas([a], []);
+    expect(tools.map((t) => [t.tool, t.offered, t.selected, t.dropped, t.dropped_tokens])).toEqual([
+      ["x", 1, 1, 0, 0],
+      ["y", 1, 0, 1, 5],
+      ["z", 1, 0, 1, 5],
+    ]);
+  });
+
+  it("summarises runs with first/last seen, roles and modes", () => {
+    const { runs } = aggregateDeltas([c, a, b], []);
+    expect(runs).toEqual([
+      expect.objectContaining({
+        run_id: "r1",
+        first_seen: "2026-03-01T10:00:10.000Z",
+        last_seen: "2026-03-01T10:01:05.000Z",
+        decisions: 3,
+        max_iteration: 2,
+        roles: ["action", "reasoning"],
+        modes: ["observe"],
+        dropped_tokens: 14,
+        empty_palette_warnings: 1,
+      }),
+    ]);
+  });
+
+  it("attributes joined outcomes to the decision's bucket and counts harmful drops and zero calls", () => {
+    const joined: JoinedDecision[] = [
+      { ...a, ts: new Date(a.ts), called: ["y", "x"], harmful_tools: ["y"] },
+      { ...c, ts: new Date(c.ts), called: [], harmful_tools: [] },
+    ];
+    const { minute, tools, runs } = aggregateDeltas([], joined);
+    expect(
+      minute.map((r) => [
+        r.bucket,
+        r.decisions,
+        r.outcomes,
+        r.harmful_decisions,
+        r.harmful_drops,
+        r.zero_call_outcomes,
+      ]),
+    ).toEqual([
+      ["2026-03-01T10:00:00.000Z", 0, 1, 1, 1, 0],
+      ["2026-03-01T10:01:00.000Z", 0, 1, 0, 0, 1],
+    ]);
+    expect(tools.find((t) => t.tool === "y")).toMatchObject({
+      called: 1,
+      harmful_drops: 1,
+      offered: 0,
+    });
+    expect(runs[0]).toMatchObject({ decisions: 0, harmful_drops: 1 });
+  });
+});
