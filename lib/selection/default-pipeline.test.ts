@@ -165,7 +165,7 @@ describe("configVersion", () => {
   });
 });
 
-describe("hash helpers", () => {
+describe("hashing", () => {
   it("computes FNV-1a 64 (reference vectors)", () => {
     expect(fnv1a64Hex("")).toBe("cbf29ce484222325");
     expect(fnv1a64Hex("a")).toBe("af63dc4c8601ec8c");

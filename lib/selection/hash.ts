@@ -1,4 +1,4 @@
-/** Small pure hashing helpers (no Node modules), used for configuration versions. */
+/** Small pure hash functions (no Node modules), used for configuration versions. */
 
 const FNV_OFFSET_BASIS_64 = 0xcbf29ce484222325n;
 const FNV_PRIME_64 = 0x100000001b3n;

@@ -12,7 +12,7 @@ describe("turnHopIndex", () => {
     expect(turnHopIndex([])).toBe(0);
   });
 
-  it("counts assistant messages after the last human message", () => {
+  it('counts "ai" messages after the last human message', () => {
     expect(turnHopIndex([human, ai, tool, ai, tool])).toBe(2);
   });
 
@@ -25,7 +25,7 @@ describe("turnHopIndex", () => {
     expect(turnHopIndex([human, ai, tool, ai, human, ai])).toBe(1);
   });
 
-  it("counts every assistant message when there is no human message", () => {
+  it('counts every "ai" message when there is no human message', () => {
     expect(turnHopIndex([system, ai, tool, ai])).toBe(2);
   });
 

@@ -28,7 +28,7 @@ export function resolveMessages(context: SelectionContext): readonly unknown[] {
 }
 
 /**
- * How many assistant ("ai") messages the model has produced since the current user turn
+ * How many "ai" messages the model has produced since the current user turn
  * began: 0 on a turn's first model call, one more per hop within the turn. The turn starts at
  * the last "human" message; tool messages do not reset it. With no human message, every "ai"
  * message counts.

@@ -83,7 +83,7 @@ export class SelectionPipeline {
 
       let outcome: StageOutcome;
       try {
-        const answer: unknown = await stage.apply(candidates, ctx);
+        const answer: unknown = await stage.apply([...candidates], ctx);
         if (!isStageOutcome(answer)) throw new TypeError("apply did not return a StageOutcome");
         outcome = answer;
       } catch (error) {
@@ -104,10 +104,10 @@ export class SelectionPipeline {
       }
 
       let action: StageAction = "abstain";
-      let detail = outcome.detail;
+      let detail = typeof outcome.detail === "string" ? outcome.detail : "";
       if (outcome.setsForcedChoice) {
         action = "force";
-        forcedChoice = outcome.forcedChoice;
+        forcedChoice = outcome.forcedChoice ?? null;
       }
       if (outcome.tools !== null) {
         action = "select";
@@ -117,8 +117,8 @@ export class SelectionPipeline {
         if (ignored > 0) detail += ` (ignored ${ignored} tool(s) that were not offered)`;
         candidates = next;
       }
-      if (outcome.warning !== null) {
-        warnings.push({ code: outcome.warning, stage: stage.name, detail: outcome.detail });
+      if (outcome.warning) {
+        warnings.push({ code: outcome.warning, stage: stage.name, detail });
       }
 
       const after = new Set<Tool>(candidates);
@@ -156,7 +156,7 @@ export class SelectionPipeline {
         reinstated,
         forcedChoice,
         detail,
-        degraded: outcome.degraded,
+        degraded: outcome.degraded === true,
       });
     }
 
