@@ -61,7 +61,8 @@ export async function startLocalPostgres(options: StartOptions): Promise<LocalPo
     user: PG_USER,
     password: PG_PASSWORD,
     persistent: true,
-    createPostgresUser: true,
+    // PostgreSQL refuses to run as root: as root, run it as an OS user `postgres` (created once).
+    createPostgresUser: process.getuid?.() === 0,
     authMethod: "scram-sha-256",
     postgresFlags: Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`]),
     onLog: (message: string) => {
