@@ -36,8 +36,6 @@ export function prepareBreakdown(
       sort === "tenant" || sort === "role"
         ? compareText(a[sort], b[sort])
         : (a[sort] as number) - (b[sort] as number);
-    return (
-      sign * primary || compareText(a.tenant, b.tenant) || compareText(a.role, b.role)
-    );
+    return sign * primary || compareText(a.tenant, b.tenant) || compareText(a.role, b.role);
   });
 }

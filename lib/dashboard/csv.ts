@@ -49,3 +49,13 @@ export function csvFileName(stem: string, now: Date): string {
   const safe = stem.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "export";
   return `${safe}-${now.toISOString().slice(0, 10)}.csv`;
 }
+
+/** Headers of a CSV download. */
+export function csvResponseHeaders(fileName: string): Record<string, string> {
+  return {
+    "Content-Type": "text/csv; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${fileName}"`,
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+  };
+}

@@ -56,5 +56,8 @@ export function formatSignedPercent(fraction: number): string {
 export function formatUtc(iso: string | Date): string {
   const date = typeof iso === "string" ? new Date(iso) : iso;
   if (Number.isNaN(date.getTime())) return "invalid date";
-  return `${date.toISOString().replace("T", " ").replace(/\.\d{3}Z$/, "")} UTC`;
+  return `${date
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d{3}Z$/, "")} UTC`;
 }

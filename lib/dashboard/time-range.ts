@@ -16,13 +16,12 @@ export const GRANULARITY_MS: Record<Granularity, number> = {
   day: 86_400_000,
 };
 
-const PRESETS: Record<RangePreset, { granularity: Granularity; buckets: number; label: string }> =
-  {
-    "1h": { granularity: "minute", buckets: 60, label: "Last hour" },
-    "24h": { granularity: "hour", buckets: 24, label: "Last 24 hours" },
-    "7d": { granularity: "hour", buckets: 168, label: "Last 7 days" },
-    "30d": { granularity: "day", buckets: 30, label: "Last 30 days" },
-  };
+const PRESETS: Record<RangePreset, { granularity: Granularity; buckets: number; label: string }> = {
+  "1h": { granularity: "minute", buckets: 60, label: "Last hour" },
+  "24h": { granularity: "hour", buckets: 24, label: "Last 24 hours" },
+  "7d": { granularity: "hour", buckets: 168, label: "Last 7 days" },
+  "30d": { granularity: "day", buckets: 30, label: "Last 30 days" },
+};
 
 export interface Period {
   /** Inclusive, on the bucket grid. */

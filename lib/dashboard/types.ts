@@ -49,6 +49,12 @@ export interface BreakdownRow extends MetricTotals {
   role: string;
 }
 
+/** A (tenant, role) pair that has data: the filter bar's choices. */
+export interface TenantRolePair {
+  tenant: string;
+  role: string;
+}
+
 /** One row of the runs table, dates as ISO strings so it crosses to the client unchanged. */
 export interface RunRow {
   tenantId: string;

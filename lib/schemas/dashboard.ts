@@ -138,7 +138,7 @@ export const runsSearchSchema = z.object({
 export type RunsSearch = z.infer<typeof runsSearchSchema>;
 
 /** Iterations shown per page of a run trace. */
-export const TRACE_PAGE_SIZE = 50;
+export const TRACE_PAGE_SIZE = 25;
 
 /** `/runs/[runId]` — one run's decision trace. */
 export const runTraceSearchSchema = z.object({
@@ -160,3 +160,9 @@ export function parseSearchParams<T extends z.ZodType>(
   // Every field carries a `.catch`, so this only happens if a schema above is changed carelessly.
   return schema.parse({});
 }
+
+/** `/api/export/run` — one run's iterations as CSV. */
+export const runExportSearchSchema = z.object({
+  tenant: z.string().min(1).max(100),
+  runId: z.string().min(1).max(200),
+});

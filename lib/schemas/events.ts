@@ -26,11 +26,10 @@ export const LIMITS = {
 // PostgreSQL text cannot hold NUL; an agent's string with one is refused here, by field,
 // rather than failing the whole batch at the database.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// Most strings hold neither NUL nor surrogates: one cheap scan clears them.
-const SUSPECT = /[\u0000\uD800-\uDFFF]/;
-const wellFormed = (value: string) => !SUSPECT.test(value) || !LONE_SURROGATE.test(value);
-const noNul = (value: string) =>
-  !SUSPECT.test(value) || (!value.includes("\u0000") && !LONE_SURROGATE.test(value));
+// Most strings hold no surrogates at all: one cheap scan clears them.
+const SURROGATE = /[\uD800-\uDFFF]/;
+const wellFormed = (value: string) => !SURROGATE.test(value) || !LONE_SURROGATE.test(value);
+const noNul = (value: string) => !value.includes("\u0000") && wellFormed(value);
 const NUL_MESSAGE = "must be valid Unicode text without NUL (\\u0000) characters";
 const boundedString = (max: number) =>
   z.string().max(max, `at most ${max} characters`).refine(noNul, NUL_MESSAGE);

@@ -1,18 +1,19 @@
-import "server-only";
 /**
  * Overview reads. Rollups only, never raw decisions (storage.md): minute buckets from
  * `rollup_minute`, hour and day buckets from `rollup_hour`. Every query is bounded by a bucket
  * range, so it reads `rollup_*_bucket_idx` (or the primary key when a tenant is chosen).
  */
-import { getPool } from "@/lib/db/client";
+import "server-only";
 import { MAX_SERIES } from "@/lib/dashboard/series";
 import type { Granularity, Period } from "@/lib/dashboard/time-range";
 import {
   type BreakdownRow,
   type BucketMetricRow,
   type MetricTotals,
+  type TenantRolePair,
   ZERO_TOTALS,
 } from "@/lib/dashboard/types";
+import { getPool } from "@/lib/db/client";
 import type { RoutingMode } from "@/lib/schemas/events";
 import { SqlParams, whereClause } from "./sql";
 
@@ -134,11 +135,6 @@ export async function sumMetricsByTenantRole(
     params.values,
   );
   return rows;
-}
-
-export interface TenantRolePair {
-  tenant: string;
-  role: string;
 }
 
 /**

@@ -1,4 +1,3 @@
-import "server-only";
 /**
  * Runs reads: the `runs` summary table only (one row per run, kept current on ingest).
  *
@@ -8,9 +7,10 @@ import "server-only";
  * `runs_last_seen_tenant_id_run_id_idx`, so a deep page costs an index walk, not a heap walk.
  * Every order ends with (tenant_id, run_id), so pages are stable.
  */
-import { getPool } from "@/lib/db/client";
+import "server-only";
 import type { Period } from "@/lib/dashboard/time-range";
 import type { RunRow } from "@/lib/dashboard/types";
+import { getPool } from "@/lib/db/client";
 import type { RunSortKey, SortDirection } from "@/lib/schemas/dashboard";
 import type { RoutingMode } from "@/lib/schemas/events";
 import { likePrefix, SqlParams, whereClause } from "./sql";
@@ -140,7 +140,7 @@ export async function countRuns(filter: RunsFilter): Promise<number> {
 export async function* listRunsInBatches(
   filter: RunsFilter,
   order: RunsOrder,
-  { batchSize = 2_000, max = 100_000 } = {},
+  { batchSize = 5_000, max = 100_000 } = {},
 ): AsyncGenerator<RunRow[]> {
   for (let offset = 0; offset < max; offset += batchSize) {
     const rows = await listRuns(filter, order, {

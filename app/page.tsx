@@ -1,0 +1,113 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import Link from "next/link";
+import { Suspense } from "react";
+import { GettingStarted } from "@/components/overview/getting-started";
+import {
+  BreakdownSection,
+  ChartsSection,
+  KpiSection,
+} from "@/components/overview/overview-sections";
+import { DashboardFilters, PRESET_OPTIONS } from "@/components/ui/dashboard-filters";
+import { LiveRefresh } from "@/components/ui/live-refresh";
+import { LocalTime } from "@/components/ui/local-time";
+import { PageHeader } from "@/components/ui/page-header";
+import { SectionSkeleton } from "@/components/ui/skeleton";
+import { listFilterChoices } from "@/lib/dashboard/filter-choices";
+import { describeGranularity, resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
+import { overviewHref } from "@/lib/dashboard/url";
+import { hasAnyDecisions, listTenantRolePairs } from "@/lib/db/queries/overview";
+import { listTenantIds } from "@/lib/db/queries/tenants";
+import {
+  overviewSearchSchema,
+  parseSearchParams,
+  type RawSearchParams,
+  SPLIT_KEYS,
+} from "@/lib/schemas/dashboard";
+
+export const metadata: Metadata = { title: "Overview" };
+
+async function requestOrigin(): Promise<string> {
+  const list = await headers();
+  const host = list.get("x-forwarded-host") ?? list.get("host") ?? "localhost:3000";
+  const proto = list.get("x-forwarded-proto") ?? "http";
+  return `${proto}://${host}`;
+}
+
+export default async function OverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<RawSearchParams>;
+}) {
+  const search = parseSearchParams(overviewSearchSchema, await searchParams);
+  const now = new Date();
+  const range = resolveTimeRange(search, now) as TimeRange;
+  const [hasData, pairs, tenantIds] = await Promise.all([
+    hasAnyDecisions(),
+    listTenantRolePairs(),
+    listTenantIds(),
+  ]);
+
+  if (!hasData) {
+    return (
+      <>
+        <PageHeader title="Overview" />
+        <GettingStarted origin={await requestOrigin()} now={now} />
+      </>
+    );
+  }
+
+  const choices = listFilterChoices(pairs, tenantIds, search);
+  return (
+    <>
+      <PageHeader
+        title="Overview"
+        subtitle={
+          <>
+            {range.label}: <LocalTime iso={range.from.toISOString()} /> –{" "}
+            <LocalTime iso={range.to.toISOString()} />, {range.bucketCount} buckets{" "}
+            {describeGranularity(range.granularity)}
+            {range.fellBack
+              ? " (the custom range was incomplete, so the last 24 hours are shown)"
+              : ""}
+          </>
+        }
+        actions={<LiveRefresh interval={search.live} />}
+      />
+      <DashboardFilters
+        action="/"
+        label="Overview filters"
+        rangeValue={range.fellBack ? "24h" : search.range}
+        rangeOptions={PRESET_OPTIONS}
+        range={range}
+        values={search}
+        choices={choices}
+        hidden={{ split: search.split, sort: search.sort, dir: search.dir, live: search.live }}
+      />
+      <Suspense fallback={<SectionSkeleton label="Loading key figures" rows={3} />}>
+        <KpiSection search={search} range={range} />
+      </Suspense>
+      <div className="section-head">
+        <h2>Over time</h2>
+        <nav className="segmented" aria-label="Split series by">
+          {SPLIT_KEYS.map((split) => (
+            <Link
+              key={split}
+              href={overviewHref(search, { split })}
+              aria-current={search.split === split ? "true" : undefined}
+              scroll={false}
+            >
+              by {split}
+            </Link>
+          ))}
+        </nav>
+      </div>
+      <Suspense fallback={<SectionSkeleton label="Loading charts" rows={6} />}>
+        <ChartsSection search={search} range={range} now={now} />
+      </Suspense>
+      <Suspense fallback={<SectionSkeleton label="Loading breakdown" rows={5} />}>
+        <BreakdownSection search={search} range={range} />
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import Link from "next/link";
+import { formatCount } from "@/lib/dashboard/format";
+import type { RunRow } from "@/lib/dashboard/types";
+import { runTraceHref } from "@/lib/dashboard/url";
+import { createDataColumnHelper } from "../data-table/data-table";
+import { LocalTime } from "../ui/local-time";
+
+const column = createDataColumnHelper<RunRow>();
+
+const warn = (value: number) =>
+  value > 0 ? <span className="warn-count">{formatCount(value)}</span> : formatCount(value);
+
+const tags = (values: string[]) => (
+  <span className="tags">
+    {values.map((value) => (
+      <span key={value} className="tag">
+        {value}
+      </span>
+    ))}
+  </span>
+);
+
+export const runsColumns = column.columns([
+  column.accessor("runId", {
+    header: "Run",
+    cell: (info) => (
+      <Link
+        href={runTraceHref(info.row.original.tenantId, info.getValue())}
+        className="cell-link mono"
+        prefetch={false}
+        title={info.getValue()}
+      >
+        {info.getValue()}
+      </Link>
+    ),
+  }),
+  column.accessor("tenantId", { id: "tenant", header: "Tenant" }),
+  column.accessor("roles", { header: "Roles", cell: (info) => tags(info.getValue()) }),
+  column.accessor("modes", { header: "Modes", cell: (info) => tags(info.getValue()) }),
+  column.accessor("decisions", {
+    header: "Iterations",
+    cell: (info) => formatCount(info.getValue()),
+    meta: { align: "right", description: "Decisions stored for the run" },
+  }),
+  column.accessor("firstSeen", {
+    header: "First seen",
+    cell: (info) => <LocalTime iso={info.getValue()} style="short" />,
+  }),
+  column.accessor("lastSeen", {
+    header: "Last seen",
+    cell: (info) => <LocalTime iso={info.getValue()} style="short" />,
+  }),
+  column.accessor("droppedTokens", {
+    header: "Dropped tokens",
+    cell: (info) => formatCount(info.getValue()),
+    meta: { align: "right" },
+  }),
+  column.accessor("reinstatements", {
+    header: "Reinstatements",
+    cell: (info) => warn(info.getValue()),
+    meta: { align: "right" },
+  }),
+  column.accessor("emptyPaletteWarnings", {
+    header: "Empty palettes",
+    cell: (info) => warn(info.getValue()),
+    meta: { align: "right" },
+  }),
+  column.accessor("stageErrors", {
+    header: "Stage errors",
+    cell: (info) => warn(info.getValue()),
+    meta: { align: "right" },
+  }),
+  column.accessor("harmfulDrops", {
+    header: "Harmful drops",
+    cell: (info) => warn(info.getValue()),
+    meta: { align: "right" },
+  }),
+]);

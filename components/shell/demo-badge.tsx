@@ -1,0 +1,17 @@
+import { connection } from "next/server";
+import { hasDemoTenants } from "@/lib/db/queries/tenants";
+
+/**
+ * "demo data" when any tenant is flagged as demo traffic. A database that cannot answer
+ * shows no badge rather than breaking the shell; the page below reports the error.
+ */
+export async function DemoBadge() {
+  await connection();
+  const demo = await hasDemoTenants().catch(() => false);
+  if (!demo) return null;
+  return (
+    <span className="badge badge-demo" title="Some tenants hold generated demo traffic">
+      demo data
+    </span>
+  );
+}

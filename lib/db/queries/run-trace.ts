@@ -1,0 +1,127 @@
+/**
+ * One run's decisions and outcomes, read by `decisions_tenant_id_run_id_iteration_idx` and
+ * `outcomes_tenant_id_run_id_iteration_idx`: a page of iterations at a time, so a run with
+ * thousands of iterations costs no more than one with fifty.
+ */
+import "server-only";
+import type { DecisionRecord, OutcomeRecord } from "@/lib/dashboard/types";
+import { getPool } from "@/lib/db/client";
+
+/** Decisions that carry something worth a look: a warning, a stage error or a harmful drop. */
+const HAS_ISSUES = `(reinstatements > 0 OR empty_palette_warnings > 0 OR stage_errors > 0
+  OR cardinality(harmful_tools) > 0)`;
+
+export interface RunDecisionsPage {
+  offset: number;
+  limit: number;
+  /** Only iterations with a warning, a stage error or a harmful drop. */
+  issuesOnly?: boolean;
+}
+
+type RawDecision = Omit<DecisionRecord, "ts"> & { ts: Date };
+
+/** A page of the run's decisions in iteration order. */
+export async function listRunDecisions(
+  tenantId: string,
+  runId: string,
+  page: RunDecisionsPage,
+): Promise<DecisionRecord[]> {
+  const { rows } = await getPool().query<RawDecision>(
+    `SELECT id, iteration, ts, role, mode, turn_hop_index AS "turnHopIndex", model, agent,
+            forced_choice AS "forcedChoice", config_version AS "configVersion", intent,
+            coalesce(offered, '{}') AS offered, coalesce(selected, '{}') AS selected,
+            coalesce(dropped, '{}') AS dropped, dropped_tokens AS "droppedTokens",
+            reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
+            stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome",
+            coalesce(called, '{}') AS called, coalesce(harmful_tools, '{}') AS "harmfulTools"
+       FROM decisions
+      WHERE tenant_id = $1 AND run_id = $2 ${page.issuesOnly ? `AND ${HAS_ISSUES}` : ""}
+      ORDER BY iteration, ts, id
+     OFFSET $3 LIMIT $4`,
+    [tenantId, runId, page.offset, page.limit],
+  );
+  return rows.map((row) => ({ ...row, id: Number(row.id), ts: row.ts.toISOString() }));
+}
+
+/** How many of the run's decisions have an issue. */
+export async function countRunDecisionsWithIssues(
+  tenantId: string,
+  runId: string,
+): Promise<number> {
+  const { rows } = await getPool().query<{ count: number }>(
+    `SELECT count(*) AS count FROM decisions
+      WHERE tenant_id = $1 AND run_id = $2 AND ${HAS_ISSUES}`,
+    [tenantId, runId],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+/** How many decisions the run has (the `runs` row keeps the same number). */
+export async function countRunDecisions(tenantId: string, runId: string): Promise<number> {
+  const { rows } = await getPool().query<{ count: number }>(
+    "SELECT count(*) AS count FROM decisions WHERE tenant_id = $1 AND run_id = $2",
+    [tenantId, runId],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+type RawOutcome = Omit<OutcomeRecord, "ts"> & { ts: Date };
+
+/** The run's tool-call outcomes for iterations `fromIteration`..`toIteration`. */
+export async function listRunOutcomes(
+  tenantId: string,
+  runId: string,
+  fromIteration: number,
+  toIteration: number,
+): Promise<OutcomeRecord[]> {
+  const { rows } = await getPool().query<RawOutcome>(
+    `SELECT iteration, ts, role, coalesce(called, '{}') AS called, error, joined
+       FROM outcomes
+      WHERE tenant_id = $1 AND run_id = $2 AND iteration BETWEEN $3 AND $4
+      ORDER BY iteration, ts, id`,
+    [tenantId, runId, fromIteration, toIteration],
+  );
+  return rows.map((row) => ({ ...row, ts: row.ts.toISOString() }));
+}
+
+export interface IterationMark {
+  /** Position of the decision in iteration order (0-based), to find its page. */
+  position: number;
+  iteration: number;
+  reinstatement: boolean;
+  emptyPalette: boolean;
+  stageError: boolean;
+  harmfulDrop: boolean;
+}
+
+/** The run's iterations that have an issue, with their position (to link to their page). */
+export async function listRunIssueMarks(
+  tenantId: string,
+  runId: string,
+  limit = 200,
+): Promise<IterationMark[]> {
+  const { rows } = await getPool().query<IterationMark>(
+    `SELECT position, iteration, reinstatement, "emptyPalette", "stageError", "harmfulDrop"
+       FROM (SELECT (row_number() OVER (ORDER BY iteration, ts, id) - 1)::int AS position,
+                    iteration,
+                    reinstatements > 0 AS reinstatement,
+                    empty_palette_warnings > 0 AS "emptyPalette",
+                    stage_errors > 0 AS "stageError",
+                    cardinality(harmful_tools) > 0 AS "harmfulDrop"
+               FROM decisions WHERE tenant_id = $1 AND run_id = $2) d
+      WHERE reinstatement OR "emptyPalette" OR "stageError" OR "harmfulDrop"
+      ORDER BY position
+      LIMIT $3`,
+    [tenantId, runId, limit],
+  );
+  return rows;
+}
+
+/** Every decision of the run in iteration order, for the CSV download (at most `max`). */
+export async function listRunDecisionsForExport(
+  tenantId: string,
+  runId: string,
+  max = 20_000,
+): Promise<DecisionRecord[]> {
+  return listRunDecisions(tenantId, runId, { offset: 0, limit: max });
+}
