@@ -1,0 +1,71 @@
+import type { Metadata } from "next";
+import { Suspense } from "react";
+import { HarmfulExamplesSection, ToolsSection } from "@/components/tools/tools-sections";
+import { DashboardFilters, PRESET_OPTIONS } from "@/components/ui/dashboard-filters";
+import { LocalTime } from "@/components/ui/local-time";
+import { PageHeader } from "@/components/ui/page-header";
+import { SectionSkeleton } from "@/components/ui/skeleton";
+import { listFilterChoices } from "@/lib/dashboard/filter-choices";
+import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
+import { listTenantRolePairs } from "@/lib/db/queries/overview";
+import { listTenantIds } from "@/lib/db/queries/tenants";
+import { toHourWindow } from "@/lib/db/queries/tools";
+import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
+import { toolsSearchSchema } from "@/lib/schemas/rollouts";
+
+export const metadata: Metadata = { title: "Tools" };
+
+export default async function ToolsPage({
+  searchParams,
+}: {
+  searchParams: Promise<RawSearchParams>;
+}) {
+  const search = parseSearchParams(toolsSearchSchema, await searchParams);
+  const range = resolveTimeRange(search, new Date()) as TimeRange;
+  const hours = toHourWindow(range);
+  const [pairs, tenantIds] = await Promise.all([listTenantRolePairs(), listTenantIds()]);
+  const choices = listFilterChoices(pairs, tenantIds, search);
+  const sectionKey = JSON.stringify(search);
+
+  return (
+    <>
+      <PageHeader
+        title="Tools"
+        subtitle={
+          <>
+            Which tools the narrowing offers, keeps and drops, and which it should never drop.
+            Counted per hour: <LocalTime iso={hours.from.toISOString()} /> –{" "}
+            <LocalTime iso={hours.to.toISOString()} />
+            {range.fellBack
+              ? " (the custom range was incomplete, so the last 24 hours are shown)"
+              : ""}
+          </>
+        }
+      />
+      <DashboardFilters
+        action="/tools"
+        label="Tools filters"
+        rangeValue={range.fellBack ? "24h" : search.range}
+        rangeOptions={PRESET_OPTIONS}
+        range={range}
+        values={search}
+        choices={choices}
+        hidden={{ sort: search.sort, dir: search.dir }}
+      />
+      {search.tool ? (
+        <Suspense
+          key={`examples${sectionKey}`}
+          fallback={<SectionSkeleton label="Loading harmful drops" rows={4} />}
+        >
+          <HarmfulExamplesSection search={search} range={range} tool={search.tool} />
+        </Suspense>
+      ) : null}
+      <Suspense
+        key={`tools${sectionKey}`}
+        fallback={<SectionSkeleton label="Loading tools" rows={8} />}
+      >
+        <ToolsSection search={search} range={range} />
+      </Suspense>
+    </>
+  );
+}

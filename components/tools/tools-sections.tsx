@@ -1,0 +1,113 @@
+/**
+ * The tools page's sections: the per-tool table, and the decisions in which one tool was
+ * dropped harmfully.
+ */
+import Link from "next/link";
+import type { TimeRange } from "@/lib/dashboard/time-range";
+import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
+import { listHarmfulDropHours, sumToolUsage, toHourWindow } from "@/lib/db/queries/tools";
+import { defaultToolsDirection, prepareToolLines } from "@/lib/rollouts/tools";
+import { harmfulDropExampleHref, toolsHref } from "@/lib/rollouts/url";
+import { TOOL_SORT_KEYS, type ToolsSearch } from "@/lib/schemas/rollouts";
+import { DownloadLink } from "../ui/download-link";
+import { LocalTime } from "../ui/local-time";
+import { ToolsTable } from "./tools-table";
+
+/** Decisions listed per tool: a few from each of the latest hours with a harmful drop. */
+const EXAMPLE_HOURS = 4;
+const EXAMPLES_PER_HOUR = 5;
+
+export function toolFilterOf(search: ToolsSearch) {
+  return { tenant: search.tenant, role: search.role, mode: search.mode };
+}
+
+export async function ToolsSection({ search, range }: { search: ToolsSearch; range: TimeRange }) {
+  const rows = await sumToolUsage(toolFilterOf(search), range);
+  const dir = search.dir ?? defaultToolsDirection(search.sort);
+  const lines = prepareToolLines(rows, search.sort, dir).map((line) => ({
+    ...line,
+    examplesHref: `${toolsHref(search, { tool: line.tool })}#harmful-examples`,
+    selectedTool: line.tool === search.tool,
+  }));
+  const sortLinks = Object.fromEntries(
+    TOOL_SORT_KEYS.map((key) => [
+      key,
+      toolsHref(search, {
+        sort: key,
+        dir: key === search.sort ? (dir === "asc" ? "desc" : "asc") : undefined,
+      }),
+    ]),
+  );
+  return (
+    <section className="panel" aria-labelledby="tools-title">
+      <div className="section-head">
+        <h2 id="tools-title">Tools</h2>
+        <DownloadLink
+          href={`/api/export/tools${toolsHref(search, { tool: undefined }).slice("/tools".length)}`}
+        />
+      </div>
+      <ToolsTable
+        rows={lines}
+        sort={{ id: search.sort, desc: dir === "desc" }}
+        sortLinks={sortLinks}
+      />
+    </section>
+  );
+}
+
+export async function HarmfulExamplesSection({
+  search,
+  range,
+  tool,
+}: {
+  search: ToolsSearch;
+  range: TimeRange;
+  tool: string;
+}) {
+  const filter = toolFilterOf(search);
+  const window = toHourWindow(range);
+  const hours = await listHarmfulDropHours(filter, range, tool, EXAMPLE_HOURS);
+  const examples = await listHarmfulDropExamples(
+    filter,
+    window,
+    hours.map((hour) => ({ tool, hour })),
+    EXAMPLES_PER_HOUR,
+  );
+  return (
+    <section className="panel" id="harmful-examples" aria-labelledby="harmful-examples-title">
+      <div className="section-head">
+        <h2 id="harmful-examples-title">
+          Where <code>{tool}</code> was dropped harmfully
+        </h2>
+        <Link href={toolsHref(search, { tool: undefined })} scroll={false}>
+          Close
+        </Link>
+      </div>
+      {examples.length === 0 ? (
+        <p className="muted" role="status">
+          No harmful drop of this tool in this range: the narrowing never withheld it from a call.
+        </p>
+      ) : (
+        <>
+          <p className="muted small">
+            The latest decisions in which the model called <code>{tool}</code> although the
+            narrowing had dropped it{search.mode ? ` (${search.mode} traffic)` : ""}. Each link
+            opens the decision in its run trace.
+          </p>
+          <ul className="link-list" data-testid="harmful-examples">
+            {examples.map((example) => (
+              <li key={`${example.tenantId}/${example.runId}/${example.iteration}`}>
+                <LocalTime iso={example.ts} />{" "}
+                <Link href={harmfulDropExampleHref(example)} prefetch={false}>
+                  <span className="mono break">{example.runId}</span> · iteration{" "}
+                  {example.iteration}
+                </Link>{" "}
+                <span className="muted">({example.tenantId})</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

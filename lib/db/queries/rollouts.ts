@@ -1,0 +1,228 @@
+import "server-only";
+import type { Granularity, Period } from "@/lib/dashboard/time-range";
+import { floorToBucket } from "@/lib/dashboard/time-range";
+/**
+ * Rollout reads. Totals come from the rollups only (storage.md): `rollup_minute` for windows of
+ * minute buckets, `rollup_hour` otherwise, always bounded by a bucket range (the bucket index,
+ * or the primary key's (tenant_id, role) prefix when a tenant is chosen). The only raw read is
+ * the harmful-drop examples: a few decisions, found through `decisions_ts_idx` inside the one
+ * hour that `tool_rollup_hour` says holds a harmful drop of the tool.
+ */
+import { getPool } from "@/lib/db/client";
+import type {
+  CohortBucketRow,
+  CohortCell,
+  HarmfulDropExample,
+  ToolHarmRow,
+} from "@/lib/rollouts/types";
+import type { RoutingMode } from "@/lib/schemas/events";
+import { SqlParams, whereClause } from "./sql";
+
+export interface RolloutFilter {
+  tenant?: string | undefined;
+  role?: string | undefined;
+}
+
+export type RolloutWindow = Period & { granularity: Granularity };
+
+/** Longest list of (mode, config version) cells a window returns. */
+const MAX_CELLS = 1_000;
+
+function rollupTable(granularity: Granularity): "rollup_minute" | "rollup_hour" {
+  return granularity === "minute" ? "rollup_minute" : "rollup_hour";
+}
+
+/** SQL for a row's chart bucket: days are UTC days binned from the hour buckets. */
+function chartBucket(granularity: Granularity): string {
+  return granularity === "day"
+    ? "date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00')"
+    : "bucket";
+}
+
+function conditions(
+  params: SqlParams,
+  filter: RolloutFilter,
+  period: Period,
+  alias = "",
+): string[] {
+  const list = [
+    `${alias}bucket >= ${params.add(period.from)}`,
+    `${alias}bucket < ${params.add(period.to)}`,
+  ];
+  if (filter.tenant) list.push(`${alias}tenant_id = ${params.add(filter.tenant)}`);
+  if (filter.role) list.push(`${alias}role = ${params.add(filter.role)}`);
+  return list;
+}
+
+const SUM_COLUMNS = `
+  sum(decisions) AS "decisions",
+  sum(dropped_tokens) AS "droppedTokens",
+  sum(dropped_tokens_sq) AS "droppedTokensSq",
+  sum(offered_tools) AS "offeredTools",
+  sum(offered_tools_sq) AS "offeredToolsSq",
+  sum(selected_tools) AS "selectedTools",
+  sum(selected_tools_sq) AS "selectedToolsSq",
+  sum(decisions_reinstated) AS "decisionsReinstated",
+  sum(decisions_empty_palette) AS "decisionsEmptyPalette",
+  sum(decisions_stage_error) AS "decisionsStageError",
+  sum(outcomes) AS "outcomes",
+  sum(harmful_decisions) AS "harmfulDecisions",
+  sum(harmful_drops) AS "harmfulDrops",
+  sum(zero_call_outcomes) AS "zeroCallOutcomes"`;
+
+/**
+ * The window's sums per (mode, config version), each with its first-seen minute: the first
+ * bucket of the table read, refined to the minute from `rollup_minute` inside that hour when
+ * the window is read by the hour. Every cohort of the page is a sum of these cells.
+ */
+export async function sumCohortCells(
+  filter: RolloutFilter,
+  window: RolloutWindow,
+): Promise<CohortCell[]> {
+  const params = new SqlParams();
+  const table = rollupTable(window.granularity);
+  const where = conditions(params, filter, window);
+  const refine = table === "rollup_hour";
+  const minuteFilter: string[] = [];
+  if (refine) {
+    if (filter.tenant) minuteFilter.push(`m.tenant_id = ${params.add(filter.tenant)}`);
+    if (filter.role) minuteFilter.push(`m.role = ${params.add(filter.role)}`);
+  }
+  const { rows } = await getPool().query<CohortCell>(
+    `WITH cells AS (
+       SELECT mode, config_version, min(bucket) AS first_bucket, max(bucket) AS last_bucket,
+              ${SUM_COLUMNS}
+         FROM ${table} ${whereClause(where)}
+        GROUP BY mode, config_version
+        ORDER BY min(bucket), mode, config_version
+        LIMIT ${params.add(MAX_CELLS)}
+     )
+     SELECT c.mode AS "mode", c.config_version AS "configVersion",
+            ${refine ? "coalesce(f.first_minute, c.first_bucket)" : "c.first_bucket"} AS "firstSeen",
+            c.last_bucket AS "lastBucket",
+            c."decisions", c."droppedTokens", c."droppedTokensSq", c."offeredTools",
+            c."offeredToolsSq", c."selectedTools", c."selectedToolsSq", c."decisionsReinstated",
+            c."decisionsEmptyPalette", c."decisionsStageError", c."outcomes",
+            c."harmfulDecisions", c."harmfulDrops", c."zeroCallOutcomes"
+       FROM cells c
+       ${
+         refine
+           ? `LEFT JOIN LATERAL (
+                SELECT min(m.bucket) AS first_minute FROM rollup_minute m
+                 WHERE m.bucket >= c.first_bucket
+                   AND m.bucket < c.first_bucket + INTERVAL '1 hour'
+                   AND m.mode = c.mode AND m.config_version = c.config_version
+                   ${minuteFilter.map((condition) => `AND ${condition}`).join(" ")}
+              ) f ON true`
+           : ""
+       }
+      ORDER BY 3, 1, 2`,
+    params.values,
+  );
+  return rows;
+}
+
+/**
+ * Per chart bucket, the series measures of each mode (`split: "mode"`) or of the given config
+ * versions (`split: "config"`, optionally within one mode).
+ */
+export async function sumCohortSeries(
+  filter: RolloutFilter,
+  window: RolloutWindow,
+  split:
+    | { by: "mode" }
+    | { by: "config"; versions: readonly string[]; mode?: RoutingMode | undefined },
+): Promise<CohortBucketRow[]> {
+  const params = new SqlParams();
+  const table = rollupTable(window.granularity);
+  const where = conditions(params, filter, window);
+  let key = "mode";
+  if (split.by === "config") {
+    key = "config_version";
+    where.push(`config_version = ANY(${params.add(split.versions)}::text[])`);
+    if (split.mode) where.push(`mode = ${params.add(split.mode)}`);
+  }
+  const { rows } = await getPool().query<CohortBucketRow>(
+    `SELECT ${chartBucket(window.granularity)} AS "bucket", ${key} AS "key",
+            sum(decisions) AS "decisions", sum(dropped_tokens) AS "droppedTokens",
+            sum(outcomes) AS "outcomes", sum(harmful_decisions) AS "harmfulDecisions",
+            sum(zero_call_outcomes) AS "zeroCallOutcomes"
+       FROM ${table} ${whereClause(where)}
+      GROUP BY 1, 2
+      ORDER BY 1, 2`,
+    params.values,
+  );
+  return rows;
+}
+
+/**
+ * The tools harmfully dropped in observe traffic in the window, most harmful first, from
+ * `tool_rollup_hour` (hour buckets: the window is widened to whole hours).
+ */
+export async function sumHarmfulDropsByTool(
+  filter: RolloutFilter,
+  window: Period,
+  limit = 10,
+): Promise<ToolHarmRow[]> {
+  const params = new SqlParams();
+  const where = conditions(params, filter, {
+    from: new Date(floorToBucket(window.from.getTime(), "hour")),
+    to: window.to,
+  });
+  where.push("mode = 'observe'");
+  const { rows } = await getPool().query<ToolHarmRow>(
+    `SELECT tool AS "tool", sum(harmful_drops) AS "harmfulDrops",
+            max(bucket) FILTER (WHERE harmful_drops > 0) AS "lastHarmfulHour"
+       FROM tool_rollup_hour ${whereClause(where)}
+      GROUP BY tool
+     HAVING sum(harmful_drops) > 0
+      ORDER BY 2 DESC, 1
+      LIMIT ${params.add(limit)}`,
+    params.values,
+  );
+  return rows;
+}
+
+/**
+ * Up to `perTarget` decisions in which each target tool was a harmful drop, newest first, looked
+ * up only inside the target's hour: the hour's decisions come from `decisions_ts_idx`, and the
+ * tool, tenant, role and mode are checked on those rows. `OFFSET 0` keeps the planner from
+ * intersecting the hour with the tenant's whole index range (`decisions_tenant_id_event_id_key`),
+ * which at 1M decisions costs ~25 ms per tool instead of ~4 ms.
+ */
+export async function listHarmfulDropExamples(
+  filter: RolloutFilter & { mode?: RoutingMode | undefined },
+  window: Period,
+  targets: readonly { tool: string; hour: Date }[],
+  perTarget = 3,
+): Promise<HarmfulDropExample[]> {
+  if (targets.length === 0) return [];
+  const params = new SqlParams();
+  const tools = params.add(targets.map((target) => target.tool));
+  const hours = params.add(targets.map((target) => target.hour));
+  const from = params.add(window.from);
+  const to = params.add(window.to);
+  const outer = ["c.harmful_tools @> ARRAY[t.tool]::text[]"];
+  if (filter.tenant) outer.push(`c.tenant_id = ${params.add(filter.tenant)}`);
+  if (filter.role) outer.push(`c.role = ${params.add(filter.role)}`);
+  if (filter.mode) outer.push(`c.mode = ${params.add(filter.mode)}`);
+  const { rows } = await getPool().query<Omit<HarmfulDropExample, "ts"> & { ts: Date }>(
+    `SELECT t.tool AS "tool", e.tenant_id AS "tenantId", e.run_id AS "runId",
+            e.iteration AS "iteration", e.ts AS "ts"
+       FROM unnest(${tools}::text[], ${hours}::timestamptz[]) WITH ORDINALITY AS t(tool, hour, position)
+      CROSS JOIN LATERAL (
+        SELECT c.tenant_id, c.run_id, c.iteration, c.ts
+          FROM (SELECT d.tenant_id, d.run_id, d.iteration, d.ts, d.role, d.mode, d.harmful_tools
+                  FROM decisions d
+                 WHERE d.ts >= greatest(t.hour, ${from}::timestamptz)
+                   AND d.ts < least(t.hour + INTERVAL '1 hour', ${to}::timestamptz)
+                 ORDER BY d.ts DESC
+                OFFSET 0) c
+         WHERE ${outer.join(" AND ")}
+         LIMIT ${params.add(perTarget)}
+      ) e
+      ORDER BY t.position, e.ts DESC`,
+    params.values,
+  );
+  return rows.map((row) => ({ ...row, ts: row.ts.toISOString() }));
+}

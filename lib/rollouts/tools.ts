@@ -1,0 +1,45 @@
+/**
+ * The tools table: per tool, how often it was offered, kept, dropped, called and harmfully
+ * dropped, and the tokens dropping it saved; sorted as the URL asks.
+ */
+import type { CsvColumn } from "@/lib/dashboard/csv";
+import type { SortDirection } from "@/lib/schemas/dashboard";
+import type { ToolSortKey } from "@/lib/schemas/rollouts";
+import type { ToolUsageRow } from "./types";
+
+export interface ToolLine extends ToolUsageRow {
+  /** dropped / offered, null when never offered. */
+  dropRate: number | null;
+}
+
+/** The tool name sorts A→Z by default, counts largest first. */
+export function defaultToolsDirection(key: ToolSortKey): SortDirection {
+  return key === "tool" ? "asc" : "desc";
+}
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Adds the drop rate and sorts; ties fall back to the tool name so the order is stable. */
+export function prepareToolLines(
+  rows: readonly ToolUsageRow[],
+  sort: ToolSortKey,
+  dir: SortDirection = defaultToolsDirection(sort),
+): ToolLine[] {
+  const sign = dir === "asc" ? 1 : -1;
+  return rows
+    .map((row) => ({ ...row, dropRate: row.offered > 0 ? row.dropped / row.offered : null }))
+    .sort((a, b) => {
+      const primary = sort === "tool" ? compareText(a.tool, b.tool) : a[sort] - b[sort];
+      return sign * primary || compareText(a.tool, b.tool);
+    });
+}
+
+export const toolsCsvColumns: CsvColumn<ToolLine>[] = [
+  { header: "tool", value: (row) => row.tool },
+  { header: "offered", value: (row) => row.offered },
+  { header: "selected", value: (row) => row.selected },
+  { header: "dropped", value: (row) => row.dropped },
+  { header: "called", value: (row) => row.called },
+  { header: "harmful_drops", value: (row) => row.harmfulDrops },
+  { header: "estimated_tokens_saved", value: (row) => Math.round(row.droppedTokens) },
+];

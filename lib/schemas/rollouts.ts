@@ -1,0 +1,83 @@
+/**
+ * URL state of the rollouts page (`/rollouts`) and the tools page (`/tools`). As on the other
+ * dashboard pages, a malformed parameter falls back to its default instead of failing the page.
+ */
+import { z } from "zod";
+import { RANGE_PRESETS, SORT_DIRECTIONS } from "@/lib/schemas/dashboard";
+import { ROUTING_MODES } from "@/lib/schemas/events";
+
+/** First value of a repeated parameter, trimmed; an empty string counts as absent. */
+function param<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => {
+    const single = Array.isArray(value) ? value[0] : value;
+    return typeof single === "string" ? single.trim() || undefined : single;
+  }, schema);
+}
+
+const instant = z
+  .string()
+  .max(40)
+  .refine((value) => Number.isFinite(Date.parse(value)), "expected an ISO-8601 date and time");
+const optionalText = (max: number) => param(z.string().max(max).optional().catch(undefined));
+const mode = param(z.enum(ROUTING_MODES).optional().catch(undefined));
+
+/** Default harmful-drop threshold of the verdict, in percent. */
+export const DEFAULT_THRESHOLD_PERCENT = 1;
+export const MIN_THRESHOLD_PERCENT = 0.01;
+export const MAX_THRESHOLD_PERCENT = 50;
+
+/**
+ * `config_version` is stored as '' when an agent sends none; in URLs and on the page that
+ * version is written as this token.
+ */
+export const NO_CONFIG_VERSION_TOKEN = "(none)";
+
+/** `/rollouts`: the window, the tenant and role, the verdict threshold, the config pair. */
+export const rolloutsSearchSchema = z.object({
+  range: param(z.enum([...RANGE_PRESETS, "custom"]).catch("7d")).default("7d"),
+  from: param(instant.optional().catch(undefined)),
+  to: param(instant.optional().catch(undefined)),
+  tenant: optionalText(100),
+  role: optionalText(200),
+  /** Harmful-drop threshold of the verdict, in percent (1 = 1%). */
+  threshold: param(
+    z.coerce
+      .number()
+      .min(MIN_THRESHOLD_PERCENT)
+      .max(MAX_THRESHOLD_PERCENT)
+      .catch(DEFAULT_THRESHOLD_PERCENT),
+  ).default(DEFAULT_THRESHOLD_PERCENT),
+  /** Config versions compared before vs after (tokens: the version, or the no-version token). */
+  before: optionalText(200),
+  after: optionalText(200),
+  /** Restricts the before/after comparison to one mode; absent compares all traffic. */
+  cmode: mode,
+});
+export type RolloutsSearch = z.infer<typeof rolloutsSearchSchema>;
+
+/** Columns the tools table can be sorted by. */
+export const TOOL_SORT_KEYS = [
+  "tool",
+  "offered",
+  "selected",
+  "dropped",
+  "called",
+  "harmfulDrops",
+  "droppedTokens",
+] as const;
+export type ToolSortKey = (typeof TOOL_SORT_KEYS)[number];
+
+/** `/tools`: per-tool counts for a window, tenant, role and mode; `tool` opens its examples. */
+export const toolsSearchSchema = z.object({
+  range: param(z.enum([...RANGE_PRESETS, "custom"]).catch("24h")).default("24h"),
+  from: param(instant.optional().catch(undefined)),
+  to: param(instant.optional().catch(undefined)),
+  tenant: optionalText(100),
+  role: optionalText(200),
+  mode,
+  sort: param(z.enum(TOOL_SORT_KEYS).catch("harmfulDrops")).default("harmfulDrops"),
+  dir: param(z.enum(SORT_DIRECTIONS).optional().catch(undefined)),
+  /** The tool whose harmful-drop examples are listed. */
+  tool: optionalText(200),
+});
+export type ToolsSearch = z.infer<typeof toolsSearchSchema>;
