@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import exitHook from "async-exit-hook";
 import { env } from "@/lib/env";
+import { startDemoLoader } from "./lib/demo-loader";
 import { openDevDatabase } from "./lib/dev-database";
 
 const log = (line: string) => console.log(`[routelens] ${line}`);
@@ -20,6 +21,7 @@ async function main() {
   const config = env();
   if (config.DATABASE_URL) log("using the PostgreSQL at DATABASE_URL; starting no database");
   const database = await openDevDatabase(log);
+  const demo = config.ROUTELENS_DEMO ? await startDemoLoader(database.url, log) : null;
 
   // Spawned directly (not through npx) so stopping it reaches the server itself.
   const next = spawn(process.execPath, [NEXT_BIN, "dev", "--port", String(config.PORT)], {
@@ -31,6 +33,7 @@ async function main() {
   // process once every registered hook is done: register ours there too, so Ctrl-C waits
   // for Next.js to stop and also stops a server reused from a crashed run.
   exitHook((done) => {
+    demo?.stop();
     const nextStopped =
       next.exitCode === null
         ? new Promise((resolve) => {
@@ -38,7 +41,7 @@ async function main() {
             next.kill("SIGTERM");
           })
         : Promise.resolve();
-    void nextStopped
+    void Promise.all([nextStopped, demo?.done])
       .then(async () => {
         if (database.server) {
           log("stopping PostgreSQL");

@@ -62,3 +62,22 @@ export function outcomeEvent(overrides: Partial<ToolCallOutcome> = {}): ToolCall
     ...overrides,
   };
 }
+
+/**
+ * The `tool_call_outcome` that answers `decision`: same run, role and iteration, so ingest
+ * joins the two. `called` lists what the model actually called.
+ */
+export function outcomeFor(
+  decision: Pick<ToolRoutingDecision, "run_id" | "role" | "iteration" | "tenant_id">,
+  called: readonly string[],
+  overrides: Partial<ToolCallOutcome> = {},
+): ToolCallOutcome {
+  return outcomeEvent({
+    run_id: decision.run_id,
+    role: decision.role,
+    iteration: decision.iteration,
+    ...(decision.tenant_id !== undefined ? { tenant_id: decision.tenant_id } : {}),
+    called: [...called],
+    ...overrides,
+  });
+}
