@@ -61,7 +61,7 @@ test("lists per-tool counts, sorts, downloads and links to harmful drops", async
   await expect(table.locator("tbody tr").first()).toContainText("escalate_to_human");
 
   const csvHref = await page.getByRole("link", { name: "Download CSV" }).getAttribute("href");
-  expect(csvHref).toMatch(/^\/tools\/export\?/);
+  expect(csvHref).toMatch(/^\/api\/export\/tools\?/);
   const csv = await request.get(csvHref ?? "");
   expect(csv.headers()["content-type"]).toContain("text/csv");
   const lines = (await csv.text()).trim().split("\r\n");
