@@ -12,6 +12,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { encodePaletteIdentity } from "@/lib/ingest/events";
@@ -32,6 +33,24 @@ function arg(name: string, fallback: number): number {
     process.exit(2);
   }
   return value;
+}
+
+/** CPU seconds (user + system) used so far by the processes whose command line matches. */
+function cpuSeconds(match: (pid: number, cmdline: string) => boolean): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
+      if (!match(pid, cmdline)) continue;
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
 }
 
 function percentile(values: number[], p: number): number {
@@ -158,6 +177,12 @@ async function main() {
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, app.rssBytes() ?? 0);
     }, 50);
+    const serverPid = app.child.pid;
+    const isServer = (pid: number) => pid === serverPid;
+    // Every PostgreSQL process: the postmaster of .data/bench-pg and its backends.
+    const isPostgres = (_: number, cmdline: string) =>
+      cmdline.includes("bench-pg") || cmdline.startsWith("postgres: ");
+    const cpuBefore = { server: cpuSeconds(isServer), postgres: cpuSeconds(isPostgres) };
     const http = await runLoadProcess([
       app.baseUrl,
       key,
@@ -168,6 +193,10 @@ async function main() {
       start,
     ]);
     clearInterval(sampler);
+    const cpu = {
+      server: cpuSeconds(isServer) - cpuBefore.server,
+      postgres: cpuSeconds(isPostgres) - cpuBefore.postgres,
+    };
     const stored = await setup.query(
       "SELECT count(*)::int AS n, (SELECT sum(decisions)::int FROM rollup_hour) AS rolled FROM decisions",
     );
@@ -195,6 +224,10 @@ async function main() {
       ["request latency p50", `${percentile(http.latencies, 50).toFixed(1)} ms`],
       ["request latency p99", `${percentile(http.latencies, 99).toFixed(1)} ms`],
       ["server peak RSS", `${(peakRss / 1024 / 1024).toFixed(0)} MiB`],
+      [
+        "CPU during HTTP run",
+        `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s (of ${(2 * http.seconds).toFixed(1)} s on 2 cores)`,
+      ],
       ["stored / in rollups", `${stored.rows[0].n} / ${stored.rows[0].rolled}`],
     ];
     const width = Math.max(...rows.map(([k]) => (k as string).length));

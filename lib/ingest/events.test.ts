@@ -32,12 +32,20 @@ describe("checkEvent", () => {
       0,
       "t",
     );
-    expect(nul.ok ? "" : nul.error.message).toMatch(
-      /^batch\[0\]\.offered\[0\]: must be valid Unicode text without NUL/,
+    expect(nul.ok ? "" : nul.error.message).toBe(
+      "batch[0].offered[0]: must not contain NUL (\\u0000) characters",
     );
     const surrogate = checkEvent(outcomeEvent({ error: "bad \uD800 text" }), 0, "t");
-    expect(surrogate.ok ? "" : surrogate.error.message).toMatch(
-      /^batch\[0\]\.error: must be valid Unicode/,
+    expect(surrogate.ok ? "" : surrogate.error.message).toBe(
+      "batch[0].error: must be valid Unicode text",
+    );
+    const nulInTrace = checkEvent(
+      decisionEvent({ trace: [stageRecord({ stage: "role", detail: "x\u0000" })] }),
+      1,
+      "t",
+    );
+    expect(nulInTrace.ok ? "" : nulInTrace.error.message).toBe(
+      "batch[1].trace[0].detail: must not contain NUL (\\u0000) characters",
     );
   });
 

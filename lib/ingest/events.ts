@@ -145,9 +145,20 @@ export function encodePaletteIdentity(identity: string): string {
 export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): DecisionRow {
   const selected = new Set(event.selected);
   const dropped = [...new Set(event.offered.filter((name) => !selected.has(name)))];
-  const countWarnings = (code: string) => event.warnings.filter((w) => w.code === code).length;
-  const reinstatedInTrace = event.trace.reduce((sum, record) => sum + record.reinstated.length, 0);
-  const errorRecords = event.trace.filter((record) => record.action === "error").length;
+  let reinstatedInTrace = 0;
+  let errorRecords = 0;
+  for (const record of event.trace) {
+    reinstatedInTrace += record.reinstated.length;
+    if (record.action === "error") errorRecords += 1;
+  }
+  let reinstatedWarnings = 0;
+  let emptyPalettes = 0;
+  let stageErrorWarnings = 0;
+  for (const warning of event.warnings) {
+    if (warning.code === "forced_reinstated") reinstatedWarnings += 1;
+    else if (warning.code === "empty_palette") emptyPalettes += 1;
+    else if (warning.code === "stage_error") stageErrorWarnings += 1;
+  }
   return {
     tenant_id: tenantId,
     event_id: event.event_id,
@@ -161,9 +172,9 @@ export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): Dec
     selected_count: event.selected.length,
     dropped_count: dropped.length,
     dropped_tokens: event.dropped_tokens,
-    reinstatements: reinstatedInTrace > 0 ? reinstatedInTrace : countWarnings("forced_reinstated"),
-    empty_palette_warnings: countWarnings("empty_palette"),
-    stage_errors: Math.max(errorRecords, countWarnings("stage_error")),
+    reinstatements: reinstatedInTrace > 0 ? reinstatedInTrace : reinstatedWarnings,
+    empty_palette_warnings: emptyPalettes,
+    stage_errors: Math.max(errorRecords, stageErrorWarnings),
     forced_choice: event.forced_choice,
     palette_identity:
       event.palette_identity == null ? null : encodePaletteIdentity(event.palette_identity),

@@ -83,8 +83,8 @@ export interface Aggregates {
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
-export function truncateUtc(ts: Date | string, unitMs: number): string {
-  const ms = new Date(ts).getTime();
+export function truncateUtc(ts: Date | string | number, unitMs: number): string {
+  const ms = typeof ts === "number" ? ts : new Date(ts).getTime();
   return new Date(Math.floor(ms / unitMs) * unitMs).toISOString();
 }
 
@@ -133,7 +133,6 @@ function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
 export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision[]): Aggregates {
   const minute = new Map<string, RollupDelta>();
   const hour = new Map<string, RollupDelta>();
-  const tools = new Map<string, ToolDelta>();
   const runs = new Map<string, RunDelta>();
 
   // Bucket strings are computed once per timestamp: a batch shares few distinct minutes.
@@ -142,7 +141,8 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
     const key = typeof ts === "string" ? ts : ts.toISOString();
     let buckets = bucketCache.get(key);
     if (!buckets) {
-      buckets = [truncateUtc(ts, MINUTE_MS), truncateUtc(ts, HOUR_MS)];
+      const ms = typeof ts === "string" ? Date.parse(ts) : ts.getTime();
+      buckets = [truncateUtc(ms, MINUTE_MS), truncateUtc(ms, HOUR_MS)];
       bucketCache.set(key, buckets);
     }
     return buckets;
@@ -167,23 +167,36 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
     ];
   };
 
+  // Per (tenant, role, mode, hour): the tools of that group, so the hot per-tool lookup is
+  // keyed by the bare tool name.
+  const toolGroups = new Map<string, Map<string, ToolDelta>>();
   const toolsOf = (d: { tenant_id: string; role: string; mode: string; ts: Date | string }) => {
     const bucket = bucketsOf(d.ts)[1];
-    const prefix = `${d.tenant_id}\u0000${d.role}\u0000${d.mode}\u0000${bucket}\u0000`;
-    return (tool: string): ToolDelta =>
-      getOrCreate(tools, prefix + tool, () => ({
-        tenant_id: d.tenant_id,
-        role: d.role,
-        mode: d.mode,
-        bucket,
-        tool,
-        offered: 0,
-        selected: 0,
-        dropped: 0,
-        called: 0,
-        harmful_drops: 0,
-        dropped_tokens: 0,
-      }));
+    const group = getOrCreate(
+      toolGroups,
+      `${d.tenant_id}\u0000${d.role}\u0000${d.mode}\u0000${bucket}`,
+      () => new Map<string, ToolDelta>(),
+    );
+    return (tool: string): ToolDelta => {
+      let delta = group.get(tool);
+      if (delta === undefined) {
+        delta = {
+          tenant_id: d.tenant_id,
+          role: d.role,
+          mode: d.mode,
+          bucket,
+          tool,
+          offered: 0,
+          selected: 0,
+          dropped: 0,
+          called: 0,
+          harmful_drops: 0,
+          dropped_tokens: 0,
+        };
+        group.set(tool, delta);
+      }
+      return delta;
+    };
   };
 
   const runFor = (d: {
@@ -273,7 +286,7 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
   return {
     minute: [...minute.values()],
     hour: [...hour.values()],
-    tools: [...tools.values()],
+    tools: [...toolGroups.values()].flatMap((group) => [...group.values()]),
     runs: sortedRuns,
   };
 }

@@ -23,22 +23,73 @@ export const LIMITS = {
   bodyBytes: 5 * 1024 * 1024,
 } as const;
 
-// PostgreSQL text cannot hold NUL; an agent's string with one is refused here, by field,
-// rather than failing the whole batch at the database.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// Most strings hold no surrogates at all: one cheap scan clears them.
-const SURROGATE = /[\uD800-\uDFFF]/;
-const wellFormed = (value: string) => !SURROGATE.test(value) || !LONE_SURROGATE.test(value);
-const noNul = (value: string) => !value.includes("\u0000") && wellFormed(value);
-const NUL_MESSAGE = "must be valid Unicode text without NUL (\\u0000) characters";
-const boundedString = (max: number) =>
-  z.string().max(max, `at most ${max} characters`).refine(noNul, NUL_MESSAGE);
+const boundedString = (max: number) => z.string().max(max, `at most ${max} characters`);
 const nonEmptyString = (max: number) =>
-  z
-    .string()
-    .min(1, "must not be empty")
-    .max(max, `at most ${max} characters`)
-    .refine(noNul, NUL_MESSAGE);
+  z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
+
+// PostgreSQL text cannot hold NUL, and JSON cannot carry half a surrogate pair to it: such a
+// string is refused here, by field, rather than failing a whole batch at the database. One
+// walk over the parsed event is a third of the cost of a check on every string schema.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const SURROGATE = /[\uD800-\uDFFF]/;
+const isWellFormed = (value: string) => !SURROGATE.test(value) || !LONE_SURROGATE.test(value);
+
+/** True when some string in `value` (outside `allowNul` top-level keys) cannot be stored. */
+function hasUnstorableText(
+  value: unknown,
+  allowNul: ReadonlySet<string>,
+  topLevel: boolean,
+): boolean {
+  if (typeof value === "string") return value.includes("\u0000") || !isWellFormed(value);
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasUnstorableText(item, allowNul, false)) return true;
+    return false;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const key in value) {
+      const item = (value as Record<string, unknown>)[key];
+      if (topLevel && allowNul.has(key) && typeof item === "string") {
+        if (!isWellFormed(item)) return true;
+      } else if (hasUnstorableText(item, allowNul, false)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Reports every unstorable string with its path (run only when there is one). */
+function reportUnstorableText(
+  value: unknown,
+  path: PropertyKey[],
+  ctx: z.RefinementCtx,
+  allowNul: ReadonlySet<string>,
+): void {
+  if (typeof value === "string") {
+    const key = path.length === 1 ? String(path[0]) : "";
+    if (!allowNul.has(key) && value.includes("\u0000")) {
+      ctx.addIssue({ code: "custom", path, message: "must not contain NUL (\\u0000) characters" });
+    } else if (!isWellFormed(value)) {
+      ctx.addIssue({ code: "custom", path, message: "must be valid Unicode text" });
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      reportUnstorableText(item, [...path, index], ctx, allowNul);
+    });
+  } else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      reportUnstorableText(item, [...path, key], ctx, allowNul);
+    }
+  }
+}
+
+/** Refinement for a whole event: every string storable; `allowNul` names top-level fields exempt from the NUL rule. */
+const storableText =
+  (allowNul: readonly string[] = []) =>
+  (event: object, ctx: z.RefinementCtx) => {
+    const exempt = new Set(allowNul);
+    if (hasUnstorableText(event, exempt, true)) reportUnstorableText(event, [], ctx, exempt);
+  };
 
 const toolName = nonEmptyString(LIMITS.toolName);
 const toolNames = z
@@ -91,48 +142,53 @@ const envelopeFields = {
   tenant_id: nonEmptyString(LIMITS.tenantId).optional(),
 };
 
-export const toolRoutingDecisionSchema = z.strictObject({
-  type: z.literal("tool_routing_decision"),
-  ...envelopeFields,
-  role: nonEmptyString(LIMITS.label),
-  mode: z.enum(ROUTING_MODES),
-  iteration: nonNegativeInt,
-  turn_hop_index: nonNegativeInt,
-  offered: toolNames,
-  selected: toolNames,
-  forced_choice: toolName.nullable(),
-  dropped_tokens: z
-    .number({ error: "expected integer" })
-    .int("expected integer")
-    .min(0, "must be >= 0")
-    .max(Number.MAX_SAFE_INTEGER, "too large"),
-  trace: z.array(stageRecordSchema).max(LIMITS.traceStages, `at most ${LIMITS.traceStages} stages`),
-  warnings: z.array(warningSchema).max(LIMITS.warnings, `at most ${LIMITS.warnings} warnings`),
-  intent: intentSchema.nullable().optional(),
-  model: nonEmptyString(LIMITS.label).nullable().optional(),
-  agent: nonEmptyString(LIMITS.label).nullable().optional(),
-  config_version: nonEmptyString(LIMITS.label).nullable().optional(),
-  // paletteIdentity() joins names with NUL and marks a forced tool with \u0001!, so NUL is
-  // allowed here; storage escapes it (lib/ingest/events.ts).
-  palette_identity: z
-    .string()
-    .max(
-      LIMITS.toolsPerList * (LIMITS.toolName + 1) + LIMITS.toolName + 2,
-      "too long for a palette of at most 1000 tools",
-    )
-    .refine(wellFormed, "must be valid Unicode text")
-    .nullable()
-    .optional(),
-});
+export const toolRoutingDecisionSchema = z
+  .strictObject({
+    type: z.literal("tool_routing_decision"),
+    ...envelopeFields,
+    role: nonEmptyString(LIMITS.label),
+    mode: z.enum(ROUTING_MODES),
+    iteration: nonNegativeInt,
+    turn_hop_index: nonNegativeInt,
+    offered: toolNames,
+    selected: toolNames,
+    forced_choice: toolName.nullable(),
+    dropped_tokens: z
+      .number({ error: "expected integer" })
+      .int("expected integer")
+      .min(0, "must be >= 0")
+      .max(Number.MAX_SAFE_INTEGER, "too large"),
+    trace: z
+      .array(stageRecordSchema)
+      .max(LIMITS.traceStages, `at most ${LIMITS.traceStages} stages`),
+    warnings: z.array(warningSchema).max(LIMITS.warnings, `at most ${LIMITS.warnings} warnings`),
+    intent: intentSchema.nullable().optional(),
+    model: nonEmptyString(LIMITS.label).nullable().optional(),
+    agent: nonEmptyString(LIMITS.label).nullable().optional(),
+    config_version: nonEmptyString(LIMITS.label).nullable().optional(),
+    // paletteIdentity() joins names with NUL and marks a forced tool with \u0001!, so NUL is
+    // allowed here; storage escapes it (lib/ingest/events.ts).
+    palette_identity: z
+      .string()
+      .max(
+        LIMITS.toolsPerList * (LIMITS.toolName + 1) + LIMITS.toolName + 2,
+        "too long for a palette of at most 1000 tools",
+      )
+      .nullable()
+      .optional(),
+  })
+  .superRefine(storableText(["palette_identity"]));
 
-export const toolCallOutcomeSchema = z.strictObject({
-  type: z.literal("tool_call_outcome"),
-  ...envelopeFields,
-  role: nonEmptyString(LIMITS.label),
-  iteration: nonNegativeInt,
-  called: toolNames,
-  error: boundedString(LIMITS.detail).nullable().optional(),
-});
+export const toolCallOutcomeSchema = z
+  .strictObject({
+    type: z.literal("tool_call_outcome"),
+    ...envelopeFields,
+    role: nonEmptyString(LIMITS.label),
+    iteration: nonNegativeInt,
+    called: toolNames,
+    error: boundedString(LIMITS.detail).nullable().optional(),
+  })
+  .superRefine(storableText());
 
 export const eventSchema = z.discriminatedUnion("type", [
   toolRoutingDecisionSchema,
