@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
+import { numberArg, percentile } from "./lib/bench-args";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 
 const DATA_DIR = ".data/bench-dashboard";
@@ -30,17 +31,6 @@ const LONG_RUN_ITERATIONS = 500;
 const LONG_RUN_ID = "bench-long-run";
 const TENANTS = ["bench-acme", "bench-globex", "bench-initech", "bench-umbrella", "bench-hooli"];
 const ROLES = ["action", "reasoning", "reflection", "planner"];
-
-function numberArg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) {
-    console.error(`--${name} must be a positive whole number`);
-    process.exit(2);
-  }
-  return value;
-}
 
 const log = (line: string) => console.log(`[bench:dashboard] ${line}`);
 
@@ -399,11 +389,6 @@ function pagesFor(set: LoadedSet): BenchPage[] {
     { name: "tools, last 24 h", path: "/tools", target: true, targetMs: 500 },
     { name: "tools, last 30 days", path: "/tools?range=30d", target: false },
   ];
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 interface PageResult extends BenchPage {

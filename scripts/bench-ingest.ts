@@ -8,7 +8,7 @@
  * validation, no rollups, no HTTP): the floor. Prints decisions/s for both, their ratio,
  * request latency p50/p99 and the server's peak resident memory.
  *
- *   npm run bench:ingest -- [--decisions 60000] [--concurrency 4]
+ *   npm run bench:ingest -- [--decisions 60000] [--concurrency 2]
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -19,21 +19,11 @@ import { encodePaletteIdentity } from "@/lib/ingest/events";
 import { hashApiKey } from "@/lib/keys";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { ensureBuild, startAppServer } from "./lib/app-server";
+import { numberArg, percentile } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 
 const BATCH = 500;
-
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) {
-    console.error(`--${name} must be a positive whole number`);
-    process.exit(2);
-  }
-  return value;
-}
 
 /** CPU seconds (user + system) used so far by the processes whose command line matches. */
 function cpuSeconds(match: (pid: number, cmdline: string) => boolean): number {
@@ -51,11 +41,6 @@ function cpuSeconds(match: (pid: number, cmdline: string) => boolean): number {
     }
   }
   return ticks / 100;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 const arrayLiteral = (names: string[]) =>
@@ -139,8 +124,8 @@ function runLoadProcess(args: string[]): Promise<{
 }
 
 async function main() {
-  const decisions = arg("decisions", 60_000);
-  const concurrency = arg("concurrency", 4);
+  const decisions = numberArg("decisions", 60_000);
+  const concurrency = numberArg("concurrency", 2);
   const log = (line: string) => console.error(`· ${line}`);
 
   ensureBuild(log);

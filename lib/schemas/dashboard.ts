@@ -30,19 +30,19 @@ function firstValue(value: unknown): unknown {
 }
 
 /** A query parameter: first value, trimmed, absent when empty, default when invalid. */
-function param<T extends z.ZodType>(schema: T) {
+export function param<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => {
     const single = firstValue(value);
     return typeof single === "string" ? single.trim() || undefined : single;
   }, schema);
 }
 
-const instant = z
+export const instant = z
   .string()
   .max(40)
   .refine((value) => Number.isFinite(Date.parse(value)), "expected an ISO-8601 date and time");
 
-const optionalText = (max: number) => param(z.string().max(max).optional().catch(undefined));
+export const optionalText = (max: number) => param(z.string().max(max).optional().catch(undefined));
 const flag = param(
   z
     .enum(["1", "true", "on"])
@@ -51,7 +51,7 @@ const flag = param(
     .transform((value) => value !== undefined),
 );
 const live = param(z.enum(LIVE_INTERVALS).optional().catch(undefined));
-const mode = param(z.enum(ROUTING_MODES).optional().catch(undefined));
+export const mode = param(z.enum(ROUTING_MODES).optional().catch(undefined));
 const direction = param(z.enum(SORT_DIRECTIONS).optional().catch(undefined));
 
 const rangeFields = {

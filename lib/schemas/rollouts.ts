@@ -3,23 +3,14 @@
  * dashboard pages, a malformed parameter falls back to its default instead of failing the page.
  */
 import { z } from "zod";
-import { RANGE_PRESETS, SORT_DIRECTIONS } from "@/lib/schemas/dashboard";
-import { ROUTING_MODES } from "@/lib/schemas/events";
-
-/** First value of a repeated parameter, trimmed; an empty string counts as absent. */
-function param<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => {
-    const single = Array.isArray(value) ? value[0] : value;
-    return typeof single === "string" ? single.trim() || undefined : single;
-  }, schema);
-}
-
-const instant = z
-  .string()
-  .max(40)
-  .refine((value) => Number.isFinite(Date.parse(value)), "expected an ISO-8601 date and time");
-const optionalText = (max: number) => param(z.string().max(max).optional().catch(undefined));
-const mode = param(z.enum(ROUTING_MODES).optional().catch(undefined));
+import {
+  instant,
+  mode,
+  optionalText,
+  param,
+  RANGE_PRESETS,
+  SORT_DIRECTIONS,
+} from "@/lib/schemas/dashboard";
 
 /** Default harmful-drop threshold of the verdict, in percent. */
 export const DEFAULT_THRESHOLD_PERCENT = 1;
