@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { BreakdownLine } from "@/lib/dashboard/breakdown";
 import { formatCount, formatDecimal } from "@/lib/dashboard/format";
+import { warnCount } from "../data-table/cells";
 import { createDataColumnHelper } from "../data-table/data-table";
 
 /** A breakdown line with the link to the runs it covers. */
@@ -11,8 +12,6 @@ export interface BreakdownTableRow extends BreakdownLine {
 const column = createDataColumnHelper<BreakdownTableRow>();
 
 const count = (value: number) => formatCount(value);
-const warn = (value: number) =>
-  value > 0 ? <span className="warn-count">{formatCount(value)}</span> : formatCount(value);
 
 export const breakdownColumns = column.columns([
   column.accessor("tenant", {
@@ -53,22 +52,22 @@ export const breakdownColumns = column.columns([
   }),
   column.accessor("reinstatements", {
     header: "Reinstatements",
-    cell: (info) => warn(info.getValue()),
+    cell: (info) => warnCount(info.getValue()),
     meta: { align: "right", description: "Forced tools put back after a stage dropped them" },
   }),
   column.accessor("emptyPaletteWarnings", {
     header: "Empty palettes",
-    cell: (info) => warn(info.getValue()),
+    cell: (info) => warnCount(info.getValue()),
     meta: { align: "right" },
   }),
   column.accessor("stageErrors", {
     header: "Stage errors",
-    cell: (info) => warn(info.getValue()),
+    cell: (info) => warnCount(info.getValue()),
     meta: { align: "right" },
   }),
   column.accessor("harmfulDrops", {
     header: "Harmful drops",
-    cell: (info) => warn(info.getValue()),
+    cell: (info) => warnCount(info.getValue()),
     meta: {
       align: "right",
       description: "Tools the model called that the narrowing had dropped",

@@ -2,13 +2,11 @@ import Link from "next/link";
 import { formatCount } from "@/lib/dashboard/format";
 import type { RunRow } from "@/lib/dashboard/types";
 import { runTraceHref } from "@/lib/dashboard/url";
+import { warnCount } from "../data-table/cells";
 import { createDataColumnHelper } from "../data-table/data-table";
 import { LocalTime } from "../ui/local-time";
 
 const column = createDataColumnHelper<RunRow>();
-
-const warn = (value: number) =>
-  value > 0 ? <span className="warn-count">{formatCount(value)}</span> : formatCount(value);
 
 const tags = (values: string[]) => (
   <span className="tags">
@@ -57,22 +55,22 @@ export const runsColumns = column.columns([
   }),
   column.accessor("reinstatements", {
     header: "Reinstatements",
-    cell: (info) => warn(info.getValue()),
+    cell: (info) => warnCount(info.getValue()),
     meta: { align: "right" },
   }),
   column.accessor("emptyPaletteWarnings", {
     header: "Empty palettes",
-    cell: (info) => warn(info.getValue()),
+    cell: (info) => warnCount(info.getValue()),
     meta: { align: "right" },
   }),
   column.accessor("stageErrors", {
     header: "Stage errors",
-    cell: (info) => warn(info.getValue()),
+    cell: (info) => warnCount(info.getValue()),
     meta: { align: "right" },
   }),
   column.accessor("harmfulDrops", {
     header: "Harmful drops",
-    cell: (info) => warn(info.getValue()),
+    cell: (info) => warnCount(info.getValue()),
     meta: { align: "right" },
   }),
 ]);
