@@ -82,3 +82,12 @@ export function runTraceHref(
     { page: 1 },
   )}`;
 }
+
+/** The run id from the path segment (Next.js hands it over still percent-encoded). */
+export function readRunId(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

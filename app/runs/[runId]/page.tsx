@@ -9,7 +9,7 @@ import { Pager } from "@/components/ui/pager";
 import { formatCount } from "@/lib/dashboard/format";
 import { describePage } from "@/lib/dashboard/pagination";
 import { prepareRunTrace } from "@/lib/dashboard/trace";
-import { runsHref, runTraceHref, toSearchString } from "@/lib/dashboard/url";
+import { readRunId, runsHref, runTraceHref, toSearchString } from "@/lib/dashboard/url";
 import {
   countRunDecisions,
   countRunDecisionsWithIssues,
@@ -29,15 +29,6 @@ import {
 interface Props {
   params: Promise<{ runId: string }>;
   searchParams: Promise<RawSearchParams>;
-}
-
-/** The run id from the path segment (Next.js hands it over still percent-encoded). */
-function readRunId(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {

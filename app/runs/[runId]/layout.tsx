@@ -1,0 +1,20 @@
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { readRunId } from "@/lib/dashboard/url";
+import { listTenantsOfRun } from "@/lib/db/queries/runs";
+
+/**
+ * Answers 404 for a run id that no tenant has. Checked here, above the page's loading state,
+ * so the status is settled before the page starts streaming.
+ */
+export default async function RunLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ runId: string }>;
+}) {
+  const runId = readRunId((await params).runId);
+  if ((await listTenantsOfRun(runId)).length === 0) notFound();
+  return children;
+}
