@@ -112,17 +112,19 @@ export async function revokeApiKey(prefixOrKey: string): Promise<ApiKeySummary> 
 /** The tenant an active key belongs to, or null. Reads the database every time, so a revoked key is refused at once. */
 export async function authenticateApiKey(key: string): Promise<string | null> {
   if (!key.startsWith("rl_") || key.length > 200) return null;
+  // One round trip: find the active key, and record its use at most once a minute.
   const { rows } = await getPool().query<{ tenant_id: string }>(
-    `UPDATE api_keys SET last_used_at = now()
-      WHERE hash = $1 AND revoked_at IS NULL
-        AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
-      RETURNING tenant_id`,
+    `WITH found AS (
+       SELECT id, tenant_id, last_used_at FROM api_keys WHERE hash = $1 AND revoked_at IS NULL
+     ),
+     touched AS (
+       UPDATE api_keys SET last_used_at = now()
+         FROM found
+        WHERE api_keys.id = found.id
+          AND (found.last_used_at IS NULL OR found.last_used_at < now() - interval '1 minute')
+     )
+     SELECT tenant_id FROM found`,
     [hashApiKey(key)],
   );
-  if (rows[0]) return rows[0].tenant_id;
-  const fallback = await getPool().query<{ tenant_id: string }>(
-    "SELECT tenant_id FROM api_keys WHERE hash = $1 AND revoked_at IS NULL",
-    [hashApiKey(key)],
-  );
-  return fallback.rows[0]?.tenant_id ?? null;
+  return rows[0]?.tenant_id ?? null;
 }

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { BreakdownLine } from "@/lib/dashboard/breakdown";
 import { formatCount, formatDecimal } from "@/lib/dashboard/format";
-import { warnCount } from "../data-table/cells";
+import { issueCountColumns } from "../data-table/cells";
 import { createDataColumnHelper } from "../data-table/data-table";
 
 /** A breakdown line with the link to the runs it covers. */
@@ -50,27 +50,5 @@ export const breakdownColumns = column.columns([
     cell: (info) => formatDecimal(info.getValue(), 1),
     meta: { align: "right", description: "Mean number of tools selected per decision" },
   }),
-  column.accessor("reinstatements", {
-    header: "Reinstatements",
-    cell: (info) => warnCount(info.getValue()),
-    meta: { align: "right", description: "Forced tools put back after a stage dropped them" },
-  }),
-  column.accessor("emptyPaletteWarnings", {
-    header: "Empty palettes",
-    cell: (info) => warnCount(info.getValue()),
-    meta: { align: "right" },
-  }),
-  column.accessor("stageErrors", {
-    header: "Stage errors",
-    cell: (info) => warnCount(info.getValue()),
-    meta: { align: "right" },
-  }),
-  column.accessor("harmfulDrops", {
-    header: "Harmful drops",
-    cell: (info) => warnCount(info.getValue()),
-    meta: {
-      align: "right",
-      description: "Tools the model called that the narrowing had dropped",
-    },
-  }),
+  ...issueCountColumns<BreakdownTableRow>(),
 ]);

@@ -11,6 +11,7 @@ import { formatCompact, formatCount } from "@/lib/dashboard/format";
 import type { PreparedSeries, SeriesInfo, SeriesPoint } from "@/lib/dashboard/series";
 import type { Granularity } from "@/lib/dashboard/time-range";
 import type { SeriesMetric } from "@/lib/dashboard/types";
+import { timeAxisProps } from "../charts/time-axis";
 import { useIsClient } from "../ui/use-is-client";
 import { seriesColor } from "./series-colors";
 
@@ -19,24 +20,6 @@ const CHARTS: { metric: SeriesMetric; title: string; unit: string }[] = [
   { metric: "reinstatements", title: "Forced-tool reinstatements", unit: "reinstatements" },
   { metric: "emptyPaletteWarnings", title: "Empty-palette warnings", unit: "warnings" },
 ];
-
-function tickFormatter(granularity: Granularity): (t: number) => string {
-  if (granularity === "day") {
-    const format = new Intl.DateTimeFormat(undefined, {
-      month: "short",
-      day: "numeric",
-      timeZone: "UTC",
-    });
-    return (t) => format.format(t);
-  }
-  const format = new Intl.DateTimeFormat(
-    undefined,
-    granularity === "minute"
-      ? { hour: "2-digit", minute: "2-digit" }
-      : { month: "short", day: "numeric", hour: "2-digit" },
-  );
-  return (t) => format.format(t);
-}
 
 function describeBucket(t: number, bucketMs: number, granularity: Granularity): string {
   const start = new Date(t);
@@ -148,16 +131,7 @@ function MetricChart({
             accessibilityLayer
           >
             <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
-            <XAxis
-              dataKey="t"
-              type="number"
-              scale="time"
-              domain={["dataMin", "dataMax"]}
-              tickFormatter={tickFormatter(granularity)}
-              minTickGap={24}
-              stroke="var(--muted)"
-              fontSize={12}
-            />
+            <XAxis {...timeAxisProps(granularity)} />
             <YAxis
               tickFormatter={(value: number) => formatCompact(value)}
               allowDecimals={false}

@@ -6,10 +6,10 @@
  */
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
 import { formatCompact, formatDecimal } from "@/lib/dashboard/format";
-import type { Granularity } from "@/lib/dashboard/time-range";
 import type { ChangeMarker } from "@/lib/rollouts/config-versions";
 import { formatRate } from "@/lib/rollouts/format";
 import type { CohortChart, PreparedCohortSeries } from "@/lib/rollouts/series";
+import { timeAxisProps } from "../charts/time-axis";
 import { SERIES_COLORS } from "../overview/series-colors";
 import { useIsClient } from "../ui/use-is-client";
 import styles from "./rollouts.module.css";
@@ -17,18 +17,6 @@ import styles from "./rollouts.module.css";
 const COLORS = { a: SERIES_COLORS[0], b: SERIES_COLORS[1] } as const;
 const MODE_MARKER = "var(--warn)";
 const CONFIG_MARKER = "var(--muted)";
-
-function tickFormatter(granularity: Granularity): (t: number) => string {
-  const format = new Intl.DateTimeFormat(
-    undefined,
-    granularity === "day"
-      ? { month: "short", day: "numeric", timeZone: "UTC" }
-      : granularity === "minute"
-        ? { hour: "2-digit", minute: "2-digit" }
-        : { month: "short", day: "numeric", hour: "2-digit" },
-  );
-  return (t) => format.format(t);
-}
 
 function formatValue(kind: CohortChart["kind"], value: number): string {
   return kind === "rate" ? formatRate(value) : formatDecimal(value, 1);
@@ -117,16 +105,7 @@ function CohortLineChart({
             accessibilityLayer
           >
             <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
-            <XAxis
-              dataKey="t"
-              type="number"
-              scale="time"
-              domain={["dataMin", "dataMax"]}
-              tickFormatter={tickFormatter(prepared.granularity)}
-              minTickGap={24}
-              stroke="var(--muted)"
-              fontSize={12}
-            />
+            <XAxis {...timeAxisProps(prepared.granularity)} />
             <YAxis
               tickFormatter={(value: number) =>
                 chart.kind === "rate" ? `${formatCompact(value * 100)}%` : formatCompact(value)

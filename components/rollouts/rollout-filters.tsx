@@ -5,12 +5,8 @@ import {
   MIN_THRESHOLD_PERCENT,
   type RolloutsSearch,
 } from "@/lib/schemas/rollouts";
-import { PRESET_OPTIONS } from "../ui/dashboard-filters";
-import { FilterForm, SelectField } from "../ui/filter-form";
-import { RangeField } from "../ui/range-field";
+import { DashboardFilters, PRESET_OPTIONS } from "../ui/dashboard-filters";
 import styles from "./rollouts.module.css";
-
-const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 
 /** Window, tenant, role and verdict threshold. The config pair is chosen in its own section. */
 export function RolloutFilters({
@@ -23,32 +19,17 @@ export function RolloutFilters({
   choices: FilterChoices;
 }) {
   return (
-    <FilterForm
+    <DashboardFilters
       action="/rollouts"
       label="Rollout filters"
+      rangeValue={range.fellBack ? "24h" : search.range}
+      rangeOptions={PRESET_OPTIONS}
+      range={range}
+      values={search}
+      choices={choices}
       hidden={{ before: search.before, after: search.after, cmode: search.cmode }}
+      showMode={false}
     >
-      <RangeField
-        key={`${search.range}|${search.from ?? ""}|${search.to ?? ""}`}
-        value={range.fellBack ? "24h" : search.range}
-        options={PRESET_OPTIONS}
-        from={search.from ?? range.from.toISOString()}
-        to={search.to ?? range.to.toISOString()}
-      />
-      <SelectField
-        name="tenant"
-        label="Tenant"
-        value={search.tenant}
-        options={options(choices.tenants)}
-        allLabel="All tenants"
-      />
-      <SelectField
-        name="role"
-        label="Role"
-        value={search.role}
-        options={options(choices.roles)}
-        allLabel="All roles"
-      />
       <label className="field">
         <span>Harmful-drop threshold (%)</span>
         <input
@@ -63,6 +44,6 @@ export function RolloutFilters({
           key={search.threshold}
         />
       </label>
-    </FilterForm>
+    </DashboardFilters>
   );
 }

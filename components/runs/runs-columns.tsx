@@ -2,7 +2,7 @@ import Link from "next/link";
 import { formatCount } from "@/lib/dashboard/format";
 import type { RunRow } from "@/lib/dashboard/types";
 import { runTraceHref } from "@/lib/dashboard/url";
-import { warnCount } from "../data-table/cells";
+import { issueCountColumns } from "../data-table/cells";
 import { createDataColumnHelper } from "../data-table/data-table";
 import { LocalTime } from "../ui/local-time";
 
@@ -53,24 +53,5 @@ export const runsColumns = column.columns([
     cell: (info) => formatCount(info.getValue()),
     meta: { align: "right" },
   }),
-  column.accessor("reinstatements", {
-    header: "Reinstatements",
-    cell: (info) => warnCount(info.getValue()),
-    meta: { align: "right" },
-  }),
-  column.accessor("emptyPaletteWarnings", {
-    header: "Empty palettes",
-    cell: (info) => warnCount(info.getValue()),
-    meta: { align: "right" },
-  }),
-  column.accessor("stageErrors", {
-    header: "Stage errors",
-    cell: (info) => warnCount(info.getValue()),
-    meta: { align: "right" },
-  }),
-  column.accessor("harmfulDrops", {
-    header: "Harmful drops",
-    cell: (info) => warnCount(info.getValue()),
-    meta: { align: "right" },
-  }),
+  ...issueCountColumns<RunRow>(),
 ]);

@@ -13,7 +13,10 @@ export const PRESET_OPTIONS = [
 
 const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 
-/** The filter bar shared by the overview and the runs page (the runs page adds its own fields). */
+/**
+ * The filter bar shared by the overview, runs, tools and rollouts pages (pages add their own
+ * fields as children; rollouts compare modes, so they leave the mode field out).
+ */
 export function DashboardFilters({
   action,
   label,
@@ -23,6 +26,7 @@ export function DashboardFilters({
   values,
   choices,
   hidden,
+  showMode = true,
   children,
 }: {
   action: string;
@@ -40,6 +44,7 @@ export function DashboardFilters({
   };
   choices: FilterChoices;
   hidden: Record<string, string | undefined>;
+  showMode?: boolean;
   children?: React.ReactNode;
 }) {
   return (
@@ -65,13 +70,15 @@ export function DashboardFilters({
         options={options(choices.roles)}
         allLabel="All roles"
       />
-      <SelectField
-        name="mode"
-        label="Mode"
-        value={values.mode}
-        options={options(ROUTING_MODES)}
-        allLabel="All modes"
-      />
+      {showMode && (
+        <SelectField
+          name="mode"
+          label="Mode"
+          value={values.mode}
+          options={options(ROUTING_MODES)}
+          allLabel="All modes"
+        />
+      )}
       {children}
     </FilterForm>
   );
