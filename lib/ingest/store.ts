@@ -4,20 +4,26 @@
  * total can never disagree with the rows it sums.
  *
  * Concurrent requests are grouped (group commit): while one transaction runs, new requests
- * queue, and the next transaction takes all of them. Idempotency comes from the unique
- * (tenant_id, event_id) indexes with ON CONFLICT DO NOTHING; rollups are built only from the
- * rows an INSERT actually returned, so a duplicate is stored once and counted once.
+ * queue, and the next transaction takes all of them. Rows go in with COPY (lib/ingest/copy.ts).
+ * Idempotency: the transaction first looks up which of its event ids are already stored and
+ * copies only the others; the unique (tenant_id, event_id) indexes are the backstop — a
+ * concurrent transaction that stored the same id first makes COPY fail, and the whole
+ * transaction is retried. Rollups are built only from the rows copied, so a duplicate is
+ * stored once and counted once.
  *
  * Up to WRITERS transactions run at once (PostgreSQL then uses more than one core). Each
  * first takes a transaction-scoped advisory lock per (tenant, run) it touches, in sorted
  * order, so two transactions — in this process or another — never insert a decision and its
  * outcome concurrently (they would not see each other and never be joined), and a duplicate
- * event id in two of them waits for the first to commit. Rollup rows are upserted in key
- * order, so concurrent transactions do not deadlock on them; a deadlock or serialisation
- * failure is retried anyway.
+ * event id of the same run in two of them waits for the first to commit. Rollup rows are
+ * upserted in key order, so concurrent transactions do not deadlock on them; a deadlock or
+ * serialisation failure is retried anyway.
  */
+import { finished } from "node:stream/promises";
 import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
+import { DECISION_COLUMNS, decisionsCopyText, OUTCOME_COLUMNS, outcomesCopyText } from "./copy";
 import type { DecisionRow, OutcomeRow } from "./events";
 import { type Aggregates, aggregateDeltas, type JoinedDecision } from "./rollups";
 
@@ -89,7 +95,9 @@ async function drain(w: Writer): Promise<void> {
   }
 }
 
-const RETRYABLE = new Set(["40P01", "40001"]);
+// Deadlock, serialisation failure, and a unique violation: an event id that a concurrent
+// transaction stored first, which the retry's duplicate check then sees.
+const RETRYABLE = new Set(["40P01", "40001", "23505"]);
 const UNAVAILABLE_CODES = new Set([
   "57P01",
   "57P02",
@@ -136,8 +144,6 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
     if (!firstIndex.has(key)) firstIndex.set(key, i);
   });
   const unique = [...firstIndex.values()].map((i) => items[i] as StoreInput);
-  const decisions = unique.filter((i) => i.kind === "decision").map((i) => i.row as DecisionRow);
-  const outcomes = unique.filter((i) => i.kind === "outcome").map((i) => i.row as OutcomeRow);
 
   const client = await getPool().connect();
   const created = new Set<string>();
@@ -150,10 +156,17 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
                 ORDER BY k) AS keys`,
       [unique.map((item) => item.row.tenant_id), unique.map((item) => item.row.run_id)],
     );
-    const newDecisions = await insertDecisions(client, decisions);
-    const newOutcomes = await insertOutcomes(client, outcomes);
-    for (const row of newDecisions) created.add(eventKey(row.tenant_id, row.event_id));
-    for (const row of newOutcomes) created.add(eventKey(row.tenant_id, row.event_id));
+    const stored = await storedKeys(client, unique);
+    const fresh = unique.filter(
+      (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
+    );
+    const newDecisions = fresh
+      .filter((i) => i.kind === "decision")
+      .map((i) => i.row as DecisionRow);
+    const newOutcomes = fresh.filter((i) => i.kind === "outcome").map((i) => i.row as OutcomeRow);
+    await insertDecisions(client, newDecisions);
+    await insertOutcomes(client, newOutcomes);
+    for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
     const joined = await joinOutcomes(client, [...newDecisions, ...newOutcomes]);
     await writeAggregates(client, aggregateDeltas(newDecisions, joined));
     await client.query("COMMIT");
@@ -170,46 +183,45 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
   });
 }
 
-async function insertDecisions(client: pg.PoolClient, rows: DecisionRow[]): Promise<DecisionRow[]> {
-  if (rows.length === 0) return [];
-  const { rows: inserted } = await client.query<{ tenant_id: string; event_id: string }>(
-    `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
-        offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
-        empty_palette_warnings, stage_errors, forced_choice, palette_identity, config_version,
-        model, agent, intent_label, offered, selected, dropped, trace, warnings, intent)
-     SELECT r.tenant_id, r.event_id, r.run_id, r.role, r.mode, r.iteration, r.turn_hop_index, r.ts,
-        r.offered_count, r.selected_count, r.dropped_count, r.dropped_tokens, r.reinstatements,
-        r.empty_palette_warnings, r.stage_errors, r.forced_choice, r.palette_identity, r.config_version,
-        r.model, r.agent, r.intent_label, r.offered, r.selected, r.dropped, r.trace, r.warnings, r.intent
-       FROM json_to_recordset($1::json) AS r(tenant_id text, event_id text, run_id text, role text,
-        mode text, iteration int, turn_hop_index int, ts timestamptz, offered_count int,
-        selected_count int, dropped_count int, dropped_tokens bigint, reinstatements int,
-        empty_palette_warnings int, stage_errors int, forced_choice text, palette_identity text,
-        config_version text, model text, agent text, intent_label text, offered text[],
-        selected text[], dropped text[], trace json, warnings json, intent json)
-      WHERE NOT EXISTS (SELECT 1 FROM outcomes o WHERE o.tenant_id = r.tenant_id AND o.event_id = r.event_id)
-     ON CONFLICT (tenant_id, event_id) DO NOTHING
-     RETURNING tenant_id, event_id`,
-    [JSON.stringify(rows)],
+/**
+ * The (tenant, event id) keys of `items` already stored, as a decision or as an outcome. The
+ * advisory locks make this exact for events of the runs this transaction locked; an event id
+ * reused by another run in a concurrent transaction surfaces as a unique violation in COPY,
+ * and the transaction is retried.
+ */
+async function storedKeys(client: pg.PoolClient, items: StoreInput[]): Promise<Set<string>> {
+  const { rows } = await client.query<{ tenant_id: string; event_id: string }>(
+    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[]) AS k(tenant_id, event_id))
+     SELECT d.tenant_id, d.event_id FROM k JOIN decisions d USING (tenant_id, event_id)
+     UNION ALL
+     SELECT o.tenant_id, o.event_id FROM k JOIN outcomes o USING (tenant_id, event_id)`,
+    [items.map((item) => item.row.tenant_id), items.map((item) => item.row.event_id)],
   );
-  const keys = new Set(inserted.map((r) => eventKey(r.tenant_id, r.event_id)));
-  return rows.filter((row) => keys.has(eventKey(row.tenant_id, row.event_id)));
+  return new Set(rows.map((row) => eventKey(row.tenant_id, row.event_id)));
 }
 
-async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promise<OutcomeRow[]> {
-  if (rows.length === 0) return [];
-  const { rows: inserted } = await client.query<{ tenant_id: string; event_id: string }>(
-    `INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, error)
-     SELECT r.tenant_id, r.event_id, r.run_id, r.role, r.iteration, r.ts, r.called, r.error
-       FROM json_to_recordset($1::json) AS r(tenant_id text, event_id text, run_id text,
-        role text, iteration int, ts timestamptz, called text[], error text)
-      WHERE NOT EXISTS (SELECT 1 FROM decisions d WHERE d.tenant_id = r.tenant_id AND d.event_id = r.event_id)
-     ON CONFLICT (tenant_id, event_id) DO NOTHING
-     RETURNING tenant_id, event_id`,
-    [JSON.stringify(rows)],
+async function copyRows(client: pg.PoolClient, statement: string, text: string): Promise<void> {
+  const stream = client.query(copyFrom(statement));
+  stream.end(text);
+  await finished(stream);
+}
+
+async function insertDecisions(client: pg.PoolClient, rows: DecisionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await copyRows(
+    client,
+    `COPY decisions (${DECISION_COLUMNS.join(", ")}) FROM STDIN`,
+    decisionsCopyText(rows),
   );
-  const keys = new Set(inserted.map((r) => eventKey(r.tenant_id, r.event_id)));
-  return rows.filter((row) => keys.has(eventKey(row.tenant_id, row.event_id)));
+}
+
+async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await copyRows(
+    client,
+    `COPY outcomes (${OUTCOME_COLUMNS.join(", ")}) FROM STDIN`,
+    outcomesCopyText(rows),
+  );
 }
 
 /**

@@ -23,6 +23,10 @@ export const LIMITS = {
   bodyBytes: 5 * 1024 * 1024,
 } as const;
 
+/** A palette identity: up to 1,000 names and separators, plus a forced-tool marker. */
+export const PALETTE_IDENTITY_MAX =
+  LIMITS.toolsPerList * (LIMITS.toolName + 1) + LIMITS.toolName + 2;
+
 const boundedString = (max: number) => z.string().max(max, `at most ${max} characters`);
 const nonEmptyString = (max: number) =>
   z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
@@ -35,7 +39,7 @@ const SURROGATE = /[\uD800-\uDFFF]/;
 const isWellFormed = (value: string) => !SURROGATE.test(value) || !LONE_SURROGATE.test(value);
 
 /** True when some string in `value` (outside `allowNul` top-level keys) cannot be stored. */
-function hasUnstorableText(
+export function hasUnstorableText(
   value: unknown,
   allowNul: ReadonlySet<string>,
   topLevel: boolean,
@@ -135,6 +139,9 @@ const isoTimestamp = z.iso.datetime({
   error: "expected ISO-8601 timestamp with offset, e.g. 2026-01-31T12:00:00Z",
 });
 
+/** The timestamp rule on its own, for the hot-path guard in `event-guard.ts`. */
+export const isIsoTimestamp = (value: string): boolean => isoTimestamp.safeParse(value).success;
+
 const envelopeFields = {
   event_id: nonEmptyString(LIMITS.eventId),
   timestamp: isoTimestamp,
@@ -170,10 +177,7 @@ export const toolRoutingDecisionSchema = z
     // allowed here; storage escapes it (lib/ingest/events.ts).
     palette_identity: z
       .string()
-      .max(
-        LIMITS.toolsPerList * (LIMITS.toolName + 1) + LIMITS.toolName + 2,
-        "too long for a palette of at most 1000 tools",
-      )
+      .max(PALETTE_IDENTITY_MAX, "too long for a palette of at most 1000 tools")
       .nullable()
       .optional(),
   })

@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { encodePaletteIdentity } from "@/lib/ingest/events";
 import { createApiKey, revokeApiKey } from "@/lib/keys";
 import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
 import { postBatch } from "../support/http";
@@ -289,6 +290,107 @@ describe("POST /api/ingest: idempotency and rollups", () => {
       { tool: "b", offered: 30, dropped: 30, called: 10, harmful: 10 },
       { tool: "c", offered: 30, dropped: 30, called: 0, harmful: 0 },
     ]);
+  });
+
+  it("stores an event id reused by other runs in concurrent requests once", async () => {
+    const tenant = `race-${Date.now()}`;
+    const key = (await createApiKey(tenant)).key;
+    const eventId = `shared-${Date.now()}`;
+    // Different runs take different advisory locks, so these transactions really overlap;
+    // the unique index settles the race and the losers are retried and see the winner.
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        postBatch(baseUrl, key, [
+          decisionEvent({ event_id: eventId, run_id: `run-race-${i}`, dropped_tokens: 5 }),
+          decisionEvent({ run_id: `run-race-${i}` }),
+        ]),
+      ),
+    );
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    for (const response of responses) expect(response.status).toBe(200);
+    const created = bodies.filter((b) => b.successes[0].status === 201);
+    expect(created).toHaveLength(1);
+    expect(bodies.every((b) => b.successes[1].status === 201)).toBe(true);
+    expect(
+      await count("SELECT count(*) AS n FROM decisions WHERE tenant_id = $1 AND event_id = $2", [
+        tenant,
+        eventId,
+      ]),
+    ).toBe(1);
+    expect(await rollupSums(tenant)).toMatchObject({ decisions: 13, dropped_tokens: 5 });
+  });
+
+  it("stores names and text exactly as sent, whatever characters they hold", async () => {
+    const tenant = `chars-${Date.now()}`;
+    const key = (await createApiKey(tenant)).key;
+    const names = [
+      "tab\tname",
+      "new\nline",
+      "cr\rname",
+      "back\\slash",
+      'quo"te',
+      "a,b",
+      "{brace}",
+      " padded ",
+      "NULL",
+      "null",
+      "emoji 😀",
+      "ünïcödé",
+    ];
+    const decision = decisionEvent({
+      offered: names,
+      selected: names.slice(0, 4),
+      trace: [
+        stageRecord({
+          stage: "policy\tstage",
+          action: "select",
+          kept: names.slice(0, 4),
+          dropped: names.slice(4),
+          detail: 'C:\\tools\\"x"\n\ttab',
+        }),
+      ],
+      warnings: [{ code: "stage_error", stage: "policy", detail: "line1\nline2\\" }],
+      intent: { label: "refund\tlabel", matched_tool_keywords: ["NULL", "back\\slash"] },
+      model: "model\\with\tescapes",
+      agent: 'agent "quoted"',
+      config_version: "cfg\n2",
+      palette_identity: "a\u0000b\u0001!c\\d",
+    });
+    const outcome = outcomeEvent({
+      run_id: decision.run_id,
+      iteration: decision.iteration,
+      called: ['quo"te', "NULL"],
+      error: "failed:\n\tstack\\trace",
+    });
+    const response = await postBatch(baseUrl, key, [decision, outcome]);
+    expect(response.status).toBe(200);
+    const { rows } = await db.query(
+      `SELECT offered, selected, dropped, trace, warnings, intent, intent_label, model, agent,
+              config_version, palette_identity, called, harmful_tools
+         FROM decisions WHERE tenant_id = $1`,
+      [tenant],
+    );
+    expect(rows).toEqual([
+      {
+        offered: names,
+        selected: names.slice(0, 4),
+        dropped: names.slice(4),
+        trace: decision.trace,
+        warnings: decision.warnings,
+        intent: decision.intent,
+        intent_label: "refund\tlabel",
+        model: decision.model,
+        agent: decision.agent,
+        config_version: decision.config_version,
+        palette_identity: encodePaletteIdentity(decision.palette_identity as string),
+        called: outcome.called,
+        harmful_tools: ["NULL", 'quo"te'],
+      },
+    ]);
+    const stored = await db.query("SELECT called, error FROM outcomes WHERE tenant_id = $1", [
+      tenant,
+    ]);
+    expect(stored.rows).toEqual([{ called: outcome.called, error: outcome.error }]);
   });
 
   it("joins an outcome that arrives before its decision", async () => {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
+import {
+  copyJson,
+  copyText,
+  copyTextArray,
+  DECISION_COLUMNS,
+  decisionsCopyText,
+  OUTCOME_COLUMNS,
+  outcomesCopyText,
+} from "./copy";
+import { toDecisionRow, toOutcomeRow } from "./events";
+
+describe("COPY text encoding", () => {
+  it("escapes backslash, tab, newline and carriage return, and nothing else", () => {
+    expect(copyText("plain_name")).toBe("plain_name");
+    expect(copyText('a\\b\tc\nd\re "q" , {x}')).toBe('a\\\\b\\tc\\nd\\re "q" , {x}');
+  });
+
+  it("quotes every array element, so NULL, empty-looking and punctuated names stay names", () => {
+    expect(copyTextArray([])).toBe("{}");
+    expect(copyTextArray(["NULL", "a,b", "{c}", " d "])).toBe('{"NULL","a,b","{c}"," d "}');
+    // Inside the literal a quote and a backslash get a backslash; COPY then doubles backslashes.
+    expect(copyTextArray(['say "hi"', "back\\slash"])).toBe(
+      '{"say \\\\"hi\\\\"","back\\\\\\\\slash"}',
+    );
+  });
+
+  it("writes JSON with its backslashes doubled and null as \\N", () => {
+    expect(copyJson({ detail: 'say "hi"\n' })).toBe('{"detail":"say \\\\"hi\\\\"\\\\n"}');
+    expect(copyJson(null)).toBe("\\N");
+    expect(copyJson([])).toBe("[]");
+  });
+
+  it("writes one line per row with one field per column", () => {
+    const decisions = [decisionEvent({ model: null }), decisionEvent({ model: "m\tx" })];
+    const text = decisionsCopyText(decisions.map((e) => toDecisionRow("acme", e)));
+    const lines = text.split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe("");
+    for (const line of lines.slice(0, 2)) {
+      expect(line.split("\t")).toHaveLength(DECISION_COLUMNS.length);
+    }
+    const model = DECISION_COLUMNS.indexOf("model");
+    expect(lines[0]?.split("\t")[model]).toBe("\\N");
+    expect(lines[1]?.split("\t")[model]).toBe("m\\tx");
+
+    const outcome = outcomesCopyText([toOutcomeRow("acme", outcomeEvent({ error: null }))]);
+    expect(outcome.split("\n")[0]?.split("\t")).toHaveLength(OUTCOME_COLUMNS.length);
+    expect(outcome.endsWith("\t\\N\n")).toBe(true);
+  });
+});

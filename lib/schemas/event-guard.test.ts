@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import { Random } from "@/lib/demo/random";
+import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
+import {
+  DECISION_FIELDS,
+  INTENT_FIELDS,
+  isValidEvent,
+  OUTCOME_FIELDS,
+  STAGE_RECORD_FIELDS,
+  WARNING_FIELDS,
+} from "./event-guard";
+import {
+  eventSchema,
+  intentSchema,
+  LIMITS,
+  PALETTE_IDENTITY_MAX,
+  stageRecordSchema,
+  toolCallOutcomeSchema,
+  toolRoutingDecisionSchema,
+  warningSchema,
+} from "./events";
+
+const zodAccepts = (value: unknown) => eventSchema.safeParse(value).success;
+
+/** Valid events that between them use every field, optional or not. */
+function baseEvents(): unknown[] {
+  return [
+    decisionEvent(),
+    decisionEvent({
+      tenant_id: "acme",
+      forced_choice: "search_docs",
+      trace: [
+        stageRecord({ stage: "intent", action: "select", kept: ["search_docs"] }),
+        stageRecord({ stage: "forced_choice", action: "force", forced_choice: "search_docs" }),
+        stageRecord({ stage: "role_palette", action: "error", degraded: true, detail: "boom" }),
+      ],
+      warnings: [
+        { code: "forced_reinstated", stage: "role_palette", detail: "kept search_docs" },
+        { code: "empty_palette" },
+      ],
+      intent: { label: "lookup", matched_tool_keywords: ["search"] },
+      model: "gpt-4.1-mini",
+      agent: "support-bot",
+      config_version: "cfg-7",
+      palette_identity: "search_docs\u0000\u0001!hydrate_context",
+    }),
+    decisionEvent({ intent: null, model: null, agent: null, config_version: null }),
+    outcomeEvent(),
+    outcomeEvent({ tenant_id: "acme", called: ["search_docs"], error: "timeout" }),
+    outcomeEvent({ error: null }),
+  ];
+}
+
+const times = (n: number, value: unknown) => Array.from({ length: n }, () => value);
+
+/** Values that sit on, or just past, the edge of some rule of the schema. */
+const EDGE_VALUES: unknown[] = [
+  undefined,
+  null,
+  true,
+  false,
+  0,
+  -0,
+  -1,
+  1.5,
+  2 ** 31 - 1,
+  2 ** 31,
+  Number.MAX_SAFE_INTEGER,
+  2 ** 53,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  "",
+  "x",
+  "observe",
+  "enforce",
+  "abstain",
+  "force",
+  "tool_routing_decision",
+  "tool_call_outcome",
+  "2026-01-31T12:00:00Z",
+  "2026-01-31T12:00:00.123+02:00",
+  "2026-01-31T12:00:00",
+  "2026-02-30T12:00:00Z",
+  "a".repeat(LIMITS.eventId),
+  "a".repeat(LIMITS.eventId + 1),
+  "a".repeat(LIMITS.label),
+  "a".repeat(LIMITS.label + 1),
+  "a".repeat(LIMITS.detail),
+  "a".repeat(LIMITS.detail + 1),
+  "a".repeat(PALETTE_IDENTITY_MAX + 1),
+  "a\u0000b",
+  "\u0000",
+  "bad \uD800 text",
+  "\uDC00x",
+  "😀 tool",
+  'tab\tand\nnewline \\ "quoted"',
+  [],
+  ["search_docs"],
+  [""],
+  [null],
+  ["a\u0000"],
+  times(LIMITS.toolsPerList, "t"),
+  times(LIMITS.toolsPerList + 1, "t"),
+  {},
+  { code: "empty_palette" },
+  { label: "x", matched_tool_keywords: [] },
+  stageRecord({ stage: "policy" }),
+  times(LIMITS.traceStages + 1, stageRecord({ stage: "s" })),
+  times(LIMITS.warnings + 1, { code: "c" }),
+];
+
+/** A random place in the value: the containing object or array and the key in it. */
+function pickSlot(root: unknown, random: Random): { parent: object; key: string | number } | null {
+  let parent: unknown = null;
+  let key: string | number = "";
+  let current = root;
+  for (;;) {
+    const keys: (string | number)[] =
+      Array.isArray(current) && current.length > 0
+        ? [...current.keys()]
+        : current !== null && typeof current === "object" && !Array.isArray(current)
+          ? Object.keys(current)
+          : [];
+    if (keys.length === 0 || (parent !== null && random.chance(0.35))) break;
+    parent = current;
+    key = random.pick(keys);
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return parent === null ? null : { parent: parent as object, key };
+}
+
+/** One to three random edits: replace a value, delete a key, add a key, grow an array. */
+function mutate(event: unknown, random: Random): unknown {
+  const copy = structuredClone(event);
+  const edits = random.int(1, 3);
+  for (let e = 0; e < edits; e++) {
+    const slot = pickSlot(copy, random);
+    if (!slot) return random.pick(EDGE_VALUES);
+    const target = slot.parent as Record<string | number, unknown>;
+    const edit = random.int(0, 9);
+    if (edit <= 5) {
+      target[slot.key] = structuredClone(random.pick(EDGE_VALUES));
+    } else if (edit === 6 && !Array.isArray(target)) {
+      delete target[slot.key];
+    } else if (edit === 7 && !Array.isArray(target)) {
+      const name = random.pick(["extra", "Type", "__proto__", "constructor"]);
+      Object.defineProperty(target, name, {
+        value: 1,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else if (edit === 8 && Array.isArray(target)) {
+      target.push(structuredClone(random.pick([...target, ...EDGE_VALUES])));
+    } else if (Array.isArray(target)) {
+      target.length = random.int(0, target.length);
+    } else {
+      target[slot.key] = structuredClone(random.pick(EDGE_VALUES));
+    }
+  }
+  return copy;
+}
+
+describe("isValidEvent", () => {
+  it("accepts the valid events zod accepts", () => {
+    for (const event of baseEvents()) {
+      expect(zodAccepts(event)).toBe(true);
+      expect(isValidEvent(event)).toBe(true);
+    }
+  });
+
+  it("gives zod's verdict on every edge value in every field", () => {
+    let checked = 0;
+    for (const event of baseEvents()) {
+      const fields = Object.keys(event as object);
+      for (const field of [...fields, "unknown_field"]) {
+        for (const value of EDGE_VALUES) {
+          const candidate = { ...(event as object), [field]: value };
+          expect(isValidEvent(candidate), `${field} = ${String(value).slice(0, 40)}`).toBe(
+            zodAccepts(candidate),
+          );
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(4_000);
+  });
+
+  it("gives zod's verdict on 20,000 randomly mutated events", () => {
+    const random = new Random(20261129);
+    const bases = baseEvents();
+    const verdicts = { valid: 0, invalid: 0 };
+    for (let i = 0; i < 20_000; i++) {
+      const candidate = mutate(random.pick(bases), random);
+      const expected = zodAccepts(candidate);
+      if (isValidEvent(candidate) !== expected) {
+        throw new Error(`verdicts differ (zod: ${expected}) for ${JSON.stringify(candidate)}`);
+      }
+      verdicts[expected ? "valid" : "invalid"] += 1;
+    }
+    // Both verdicts are exercised in earnest, not just the easy one.
+    expect(verdicts.valid).toBeGreaterThan(1_000);
+    expect(verdicts.invalid).toBeGreaterThan(10_000);
+  });
+
+  it("knows exactly the fields the schema defines", () => {
+    const keys = (schema: { shape: object }) => new Set(Object.keys(schema.shape));
+    expect(DECISION_FIELDS).toEqual(keys(toolRoutingDecisionSchema));
+    expect(OUTCOME_FIELDS).toEqual(keys(toolCallOutcomeSchema));
+    expect(STAGE_RECORD_FIELDS).toEqual(keys(stageRecordSchema));
+    expect(WARNING_FIELDS).toEqual(keys(warningSchema));
+    expect(INTENT_FIELDS).toEqual(keys(intentSchema));
+  });
+});
