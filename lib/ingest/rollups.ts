@@ -135,15 +135,15 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
   const hour = new Map<string, RollupDelta>();
   const runs = new Map<string, RunDelta>();
 
-  // Bucket strings are computed once per timestamp: a batch shares few distinct minutes.
-  const bucketCache = new Map<string, [string, string]>();
+  // Bucket strings are computed once per minute: a batch spans few distinct minutes.
+  const bucketCache = new Map<number, [string, string]>();
   const bucketsOf = (ts: Date | string): [string, string] => {
-    const key = typeof ts === "string" ? ts : ts.toISOString();
-    let buckets = bucketCache.get(key);
+    const ms = typeof ts === "string" ? Date.parse(ts) : ts.getTime();
+    const minuteIndex = Math.floor(ms / MINUTE_MS);
+    let buckets = bucketCache.get(minuteIndex);
     if (!buckets) {
-      const ms = typeof ts === "string" ? Date.parse(ts) : ts.getTime();
       buckets = [truncateUtc(ms, MINUTE_MS), truncateUtc(ms, HOUR_MS)];
-      bucketCache.set(key, buckets);
+      bucketCache.set(minuteIndex, buckets);
     }
     return buckets;
   };

@@ -12,10 +12,11 @@
  * stored once and counted once.
  *
  * Up to WRITERS transactions run at once (PostgreSQL then uses more than one core). Each
- * first takes a transaction-scoped advisory lock per (tenant, run) it touches, in sorted
- * order, so two transactions — in this process or another — never insert a decision and its
- * outcome concurrently (they would not see each other and never be joined), and a duplicate
- * event id of the same run in two of them waits for the first to commit. Rollup rows are
+ * first takes a transaction-scoped advisory lock per (tenant, run, iteration) it touches — the
+ * key decisions and outcomes are joined on — in sorted order, so two transactions, in this
+ * process or another, never insert a decision and its outcome concurrently (they would not see
+ * each other and never be joined), while batches that share a run but not an iteration (a
+ * run's events split over consecutive batches) do not wait for each other. Rollup rows are
  * upserted in key order, so concurrent transactions do not deadlock on them; a deadlock or
  * serialisation failure is retried anyway.
  */
@@ -151,10 +152,14 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
     await client.query("BEGIN");
     await client.query(
       `SELECT pg_advisory_xact_lock(k)
-         FROM (SELECT DISTINCT hashtextextended(t || chr(1) || r, 7369) AS k
-                 FROM unnest($1::text[], $2::text[]) AS u(t, r)
+         FROM (SELECT DISTINCT hashtextextended(t || chr(1) || r || chr(1) || i, 7369) AS k
+                 FROM unnest($1::text[], $2::text[], $3::int[]) AS u(t, r, i)
                 ORDER BY k) AS keys`,
-      [unique.map((item) => item.row.tenant_id), unique.map((item) => item.row.run_id)],
+      [
+        unique.map((item) => item.row.tenant_id),
+        unique.map((item) => item.row.run_id),
+        unique.map((item) => item.row.iteration),
+      ],
     );
     const stored = await storedKeys(client, unique);
     const fresh = unique.filter(
@@ -185,9 +190,9 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
 
 /**
  * The (tenant, event id) keys of `items` already stored, as a decision or as an outcome. The
- * advisory locks make this exact for events of the runs this transaction locked; an event id
- * reused by another run in a concurrent transaction surfaces as a unique violation in COPY,
- * and the transaction is retried.
+ * advisory locks make this exact for events of the keys this transaction locked; an event id
+ * sent again under another run or iteration by a concurrent transaction surfaces as a unique
+ * violation in COPY, and the transaction is retried.
  */
 async function storedKeys(client: pg.PoolClient, items: StoreInput[]): Promise<Set<string>> {
   const { rows } = await client.query<{ tenant_id: string; event_id: string }>(

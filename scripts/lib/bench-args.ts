@@ -17,3 +17,6 @@ export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
+
+/** The ingest load process prints this line when its warm-up is over and the timed run begins. */
+export const TIMED_RUN_STARTS = "timed run starts";

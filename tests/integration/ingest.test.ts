@@ -393,6 +393,44 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     expect(stored.rows).toEqual([{ called: outcome.called, error: outcome.error }]);
   });
 
+  it("joins every decision to its outcome when the two arrive in concurrent requests", async () => {
+    const tenant = `join-race-${Date.now()}`;
+    const key = (await createApiKey(tenant)).key;
+    // Per round two requests at once, each with the decisions of half the iterations and the
+    // outcomes of the other half: they are stored by two overlapping transactions, and every
+    // decision meets its outcome only across them.
+    for (let round = 0; round < 5; round++) {
+      const runId = `run-join-race-${Date.now()}-${round}`;
+      const decisions = Array.from({ length: 200 }, (_, i) =>
+        decisionEvent({ run_id: runId, iteration: i, offered: ["a", "b"], selected: ["a"] }),
+      );
+      const outcomes = decisions.map((d) =>
+        outcomeEvent({ run_id: runId, iteration: d.iteration, called: ["b"] }),
+      );
+      const half = (events: typeof decisions | typeof outcomes, odd: boolean) =>
+        events.filter((_, i) => i % 2 === (odd ? 1 : 0));
+      const responses = await Promise.all([
+        postBatch(baseUrl, key, [...half(decisions, false), ...half(outcomes, true)]),
+        postBatch(baseUrl, key, [...half(decisions, true), ...half(outcomes, false)]),
+      ]);
+      for (const response of responses) expect(response.status).toBe(200);
+    }
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM decisions WHERE tenant_id = $1 AND has_outcome AND harmful_tools = '{b}'",
+        [tenant],
+      ),
+    ).toBe(1000);
+    expect(
+      await count("SELECT count(*) AS n FROM outcomes WHERE tenant_id = $1 AND joined", [tenant]),
+    ).toBe(1000);
+    expect(await rollupSums(tenant)).toMatchObject({
+      decisions: 1000,
+      outcomes: 1000,
+      harmful_drops: 1000,
+    });
+  });
+
   it("joins an outcome that arrives before its decision", async () => {
     const tenant = `join-${Date.now()}`;
     const key = (await createApiKey(tenant)).key;
