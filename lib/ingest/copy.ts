@@ -23,28 +23,31 @@ export function copyText(value: string): string {
 
 const nullable = (value: string | null): string => (value === null ? "\\N" : copyText(value));
 
-const QUOTE_OR_BACKSLASH = /["\\]/;
+const ARRAY_SPECIAL = /["\\\t\n\r]/;
 const QUOTE_OR_BACKSLASH_ALL = /["\\]/g;
 
 /** A text[] value: every element quoted, so no name is ever read as NULL or split. */
 export function copyTextArray(values: readonly string[]): string {
-  let literal = "{";
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i] as string;
-    if (i > 0) literal += ",";
-    literal += QUOTE_OR_BACKSLASH.test(value)
-      ? `"${value.replace(QUOTE_OR_BACKSLASH_ALL, "\\$&")}"`
-      : `"${value}"`;
+  let plain = true;
+  for (const value of values) {
+    if (ARRAY_SPECIAL.test(value)) {
+      plain = false;
+      break;
+    }
   }
-  return copyText(`${literal}}`);
+  // The common case: no element needs an escape, in the array literal or in COPY.
+  if (plain) return values.length === 0 ? "{}" : `{"${values.join('","')}"}`;
+  const quoted = values.map((value) => `"${value.replace(QUOTE_OR_BACKSLASH_ALL, "\\$&")}"`);
+  return copyText(`{${quoted.join(",")}}`);
 }
 
 /** A json value. JSON.stringify never writes a raw tab or newline, only backslash escapes. */
 export function copyJson(value: unknown): string {
   if (value === null || value === undefined) return "\\N";
-  const text = JSON.stringify(value);
-  return text.includes("\\") ? text.replaceAll("\\", "\\\\") : text;
+  return escapeJson(JSON.stringify(value));
 }
+
+const escapeJson = (json: string) => (json.includes("\\") ? json.replaceAll("\\", "\\\\") : json);
 
 export const DECISION_COLUMNS = [
   "tenant_id",

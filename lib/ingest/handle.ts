@@ -8,6 +8,7 @@ import { bearerToken, checkContentType, parseEnvelope, RequestRejected, readBody
 import { DatabaseUnavailable, isUnavailable, type StoreInput, storeEvents } from "./store";
 
 export const RETRY_AFTER_SECONDS = 5;
+const YIELD_EVERY = 100;
 
 export interface IngestResponseBody {
   successes: { id: string; status: number }[];
@@ -38,11 +39,14 @@ export async function handleIngest(request: Request): Promise<Response> {
 
     const errors: EventError[] = [];
     const accepted: { index: number; item: StoreInput }[] = [];
-    batch.forEach((raw, index) => {
-      const checked = checkEvent(raw, index, tenant);
+    for (let index = 0; index < batch.length; index++) {
+      // Between slices of a large batch, let the event loop serve other requests' database
+      // replies, so their transactions are not held open while this batch is checked.
+      if (index > 0 && index % YIELD_EVERY === 0) await new Promise(setImmediate);
+      const checked = checkEvent(batch[index], index, tenant);
       if (!checked.ok) {
         errors.push(checked.error);
-        return;
+        continue;
       }
       const { event } = checked;
       accepted.push({
@@ -52,7 +56,7 @@ export async function handleIngest(request: Request): Promise<Response> {
             ? { kind: "decision", row: toDecisionRow(tenant, event) }
             : { kind: "outcome", row: toOutcomeRow(tenant, event) },
       });
-    });
+    }
 
     const statuses = await storeEvents(accepted.map((a) => a.item));
     const body: IngestResponseBody = {

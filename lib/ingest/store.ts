@@ -20,7 +20,6 @@
  * upserted in key order, so concurrent transactions do not deadlock on them; a deadlock or
  * serialisation failure is retried anyway.
  */
-import { finished } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
@@ -205,28 +204,51 @@ async function storedKeys(client: pg.PoolClient, items: StoreInput[]): Promise<S
   return new Set(rows.map((row) => eventKey(row.tenant_id, row.event_id)));
 }
 
-async function copyRows(client: pg.PoolClient, statement: string, text: string): Promise<void> {
+/** Rows per COPY data message: small enough to overlap encoding with PostgreSQL's parsing. */
+const COPY_CHUNK_ROWS = 100;
+
+/**
+ * Streams the rows through COPY a chunk at a time: PostgreSQL parses one chunk while the next
+ * is encoded, and between chunks the event loop is free to serve the other transaction's
+ * replies. Rejects with PostgreSQL's error (e.g. a unique violation) if COPY fails.
+ */
+async function copyRows<Row>(
+  client: pg.PoolClient,
+  statement: string,
+  rows: readonly Row[],
+  encode: (rows: readonly Row[]) => string,
+): Promise<void> {
   const stream = client.query(copyFrom(statement));
-  stream.end(text);
-  await finished(stream);
+  let failed = false;
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on("finish", resolve);
+    stream.on("error", (error) => {
+      failed = true;
+      reject(error);
+    });
+  });
+  done.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
+  for (let i = 0; i < rows.length && !failed; i += COPY_CHUNK_ROWS) {
+    const flushed = stream.write(encode(rows.slice(i, i + COPY_CHUNK_ROWS)));
+    await Promise.race([
+      done,
+      new Promise((resolve) => (flushed ? setImmediate(resolve) : stream.once("drain", resolve))),
+    ]);
+  }
+  if (!failed) stream.end();
+  await done;
 }
 
 async function insertDecisions(client: pg.PoolClient, rows: DecisionRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await copyRows(
-    client,
-    `COPY decisions (${DECISION_COLUMNS.join(", ")}) FROM STDIN`,
-    decisionsCopyText(rows),
-  );
+  const statement = `COPY decisions (${DECISION_COLUMNS.join(", ")}) FROM STDIN`;
+  await copyRows(client, statement, rows, decisionsCopyText);
 }
 
 async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await copyRows(
-    client,
-    `COPY outcomes (${OUTCOME_COLUMNS.join(", ")}) FROM STDIN`,
-    outcomesCopyText(rows),
-  );
+  const statement = `COPY outcomes (${OUTCOME_COLUMNS.join(", ")}) FROM STDIN`;
+  await copyRows(client, statement, rows, outcomesCopyText);
 }
 
 /**
