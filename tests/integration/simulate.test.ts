@@ -123,15 +123,17 @@ describe("npm run simulate", () => {
   });
 
   it("backfills every demo tenant through the real pipeline; the summary matches the rows", async () => {
+    // A whole day, so every tenant's busy hours are in the window whatever the clock says
+    // (a tenant's night, weekend or not, can have no traffic for hours).
     const result = await simulate([
       "--backfill",
-      "3h",
+      "1d",
       "--endpoint",
       baseUrl,
       "--keys-file",
       keysFile,
       "--per-day",
-      "3000",
+      "1200",
       "--seed",
       "11",
     ]);
@@ -140,7 +142,7 @@ describe("npm run simulate", () => {
     // Not a terminal: one summary line, no progress redraws.
     expect(result.stdout.trim().split("\n")).toHaveLength(1);
     const match =
-      /^([\d,]+) decisions and ([\d,]+) outcomes for demo-pricing, demo-support, demo-analytics \(3h backfill, seed 11\) · ([\d,]+) events stored/.exec(
+      /^([\d,]+) decisions and ([\d,]+) outcomes for demo-pricing, demo-support, demo-analytics \(1d backfill, seed 11\) · ([\d,]+) events stored/.exec(
         result.stdout.trim(),
       );
     expect(match).not.toBeNull();
