@@ -2,6 +2,7 @@
  * Validating one wire event and turning it into the row Routelens stores. Pure: no I/O.
  */
 import type { z } from "zod";
+import { compactTrace, type StoredStageRecord } from "@/lib/db/stored-trace";
 import { isValidEvent } from "@/lib/schemas/event-guard";
 import {
   eventSchema,
@@ -130,7 +131,8 @@ export interface DecisionRow {
   offered: string[];
   selected: string[];
   dropped: string[];
-  trace: ToolRoutingDecision["trace"];
+  /** In its stored form: names as positions in `offered` (lib/db/stored-trace.ts). */
+  trace: StoredStageRecord[];
   warnings: ToolRoutingDecision["warnings"];
   intent: ToolRoutingDecision["intent"] | null;
 }
@@ -197,7 +199,7 @@ export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): Dec
     offered: event.offered,
     selected: event.selected,
     dropped,
-    trace: event.trace,
+    trace: compactTrace(event.trace, event.offered),
     warnings: event.warnings,
     intent: event.intent ?? null,
   };

@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { compactTrace, expandTrace } from "@/lib/db/stored-trace";
 import { encodePaletteIdentity } from "@/lib/ingest/events";
 import { createApiKey, revokeApiKey } from "@/lib/keys";
 import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
@@ -346,6 +347,7 @@ describe("POST /api/ingest: idempotency and rollups", () => {
           action: "select",
           kept: names.slice(0, 4),
           dropped: names.slice(4),
+          added: ["not offered\t\\ {x}"],
           detail: 'C:\\tools\\"x"\n\ttab',
         }),
       ],
@@ -375,7 +377,7 @@ describe("POST /api/ingest: idempotency and rollups", () => {
         offered: names,
         selected: names.slice(0, 4),
         dropped: names.slice(4),
-        trace: decision.trace,
+        trace: compactTrace(decision.trace, names),
         warnings: decision.warnings,
         intent: decision.intent,
         intent_label: "refund\tlabel",
@@ -387,6 +389,10 @@ describe("POST /api/ingest: idempotency and rollups", () => {
         harmful_tools: ["NULL", 'quo"te'],
       },
     ]);
+    // Stored with names as positions in `offered`; read back as the records that were sent.
+    expect(rows[0].trace[0].kept).toEqual([0, 1, 2, 3]);
+    expect(rows[0].trace[0].added).toEqual(["not offered\t\\ {x}"]);
+    expect(expandTrace(rows[0].trace, rows[0].offered)).toEqual(decision.trace);
     const stored = await db.query("SELECT called, error FROM outcomes WHERE tenant_id = $1", [
       tenant,
     ]);

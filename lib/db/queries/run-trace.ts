@@ -6,6 +6,7 @@
 import "server-only";
 import type { DecisionRecord, OutcomeRecord } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
+import { expandTrace } from "@/lib/db/stored-trace";
 
 /** Decisions that carry something worth a look: a warning, a stage error or a harmful drop. */
 const HAS_ISSUES = `(reinstatements > 0 OR empty_palette_warnings > 0 OR stage_errors > 0
@@ -40,7 +41,12 @@ export async function listRunDecisions(
      OFFSET $3 LIMIT $4`,
     [tenantId, runId, page.offset, page.limit],
   );
-  return rows.map((row) => ({ ...row, id: Number(row.id), ts: row.ts.toISOString() }));
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    ts: row.ts.toISOString(),
+    trace: expandTrace(row.trace, row.offered),
+  }));
 }
 
 /** How many of the run's decisions have an issue. */
