@@ -172,8 +172,7 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
     await insertOutcomes(client, newOutcomes);
     for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
     const joined = await joinOutcomes(client, [...newDecisions, ...newOutcomes]);
-    await writeAggregates(client, aggregateDeltas(newDecisions, joined));
-    await client.query("COMMIT");
+    await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined));
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     client.release(isUnavailable(error) ? (error as Error) : undefined);
@@ -321,37 +320,35 @@ const ROLLUP_MEASURES = [
 
 const FLOAT_MEASURES = new Set(["dropped_tokens_sq", "offered_tools_sq", "selected_tools_sq"]);
 
-async function upsertRollup(
+/** A JSON value as a SQL literal, escaped by node-postgres (quotes and backslashes). */
+const jsonLiteral = (client: pg.PoolClient, value: unknown) =>
+  `${client.escapeLiteral(JSON.stringify(value))}::json`;
+
+function upsertRollupSql(
   client: pg.PoolClient,
   table: "rollup_minute" | "rollup_hour",
   rows: Aggregates["minute"],
-): Promise<void> {
-  if (rows.length === 0) return;
+): string | null {
+  if (rows.length === 0) return null;
   const columns = ROLLUP_MEASURES.map(
     (m) => `${m} ${FLOAT_MEASURES.has(m) ? "float8" : "bigint"}`,
   ).join(", ");
-  await client.query(
-    `INSERT INTO ${table} (tenant_id, role, mode, config_version, bucket, ${ROLLUP_MEASURES.join(", ")})
+  return `INSERT INTO ${table} (tenant_id, role, mode, config_version, bucket, ${ROLLUP_MEASURES.join(", ")})
      SELECT r.tenant_id, r.role, r.mode, r.config_version, r.bucket, ${ROLLUP_MEASURES.map((m) => `r.${m}`).join(", ")}
-       FROM json_to_recordset($1::json) AS r(tenant_id text, role text, mode text,
+       FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, role text, mode text,
             config_version text, bucket timestamptz, ${columns})
       ORDER BY r.tenant_id, r.role, r.mode, r.config_version, r.bucket
      ON CONFLICT (tenant_id, role, mode, config_version, bucket) DO UPDATE SET
-       ${ROLLUP_MEASURES.map((m) => `${m} = ${table}.${m} + EXCLUDED.${m}`).join(",\n       ")}`,
-    [JSON.stringify(rows)],
-  );
+       ${ROLLUP_MEASURES.map((m) => `${m} = ${table}.${m} + EXCLUDED.${m}`).join(",\n       ")}`;
 }
 
-async function writeAggregates(client: pg.PoolClient, aggregates: Aggregates): Promise<void> {
-  await upsertRollup(client, "rollup_minute", aggregates.minute);
-  await upsertRollup(client, "rollup_hour", aggregates.hour);
-  if (aggregates.tools.length > 0) {
-    await client.query(
-      `INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
+function upsertToolsSql(client: pg.PoolClient, rows: Aggregates["tools"]): string | null {
+  if (rows.length === 0) return null;
+  return `INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
           called, harmful_drops, dropped_tokens)
        SELECT r.tenant_id, r.role, r.mode, r.bucket, r.tool, r.offered, r.selected, r.dropped,
           r.called, r.harmful_drops, r.dropped_tokens
-         FROM json_to_recordset($1::json) AS r(tenant_id text, role text, mode text,
+         FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, role text, mode text,
           bucket timestamptz, tool text, offered bigint, selected bigint, dropped bigint,
           called bigint, harmful_drops bigint, dropped_tokens float8)
         ORDER BY r.tenant_id, r.role, r.mode, r.bucket, r.tool
@@ -361,18 +358,17 @@ async function writeAggregates(client: pg.PoolClient, aggregates: Aggregates): P
          dropped = tool_rollup_hour.dropped + EXCLUDED.dropped,
          called = tool_rollup_hour.called + EXCLUDED.called,
          harmful_drops = tool_rollup_hour.harmful_drops + EXCLUDED.harmful_drops,
-         dropped_tokens = tool_rollup_hour.dropped_tokens + EXCLUDED.dropped_tokens`,
-      [JSON.stringify(aggregates.tools)],
-    );
-  }
-  if (aggregates.runs.length > 0) {
-    await client.query(
-      `INSERT INTO runs (tenant_id, run_id, first_seen, last_seen, decisions, max_iteration, roles,
+         dropped_tokens = tool_rollup_hour.dropped_tokens + EXCLUDED.dropped_tokens`;
+}
+
+function upsertRunsSql(client: pg.PoolClient, rows: Aggregates["runs"]): string | null {
+  if (rows.length === 0) return null;
+  return `INSERT INTO runs (tenant_id, run_id, first_seen, last_seen, decisions, max_iteration, roles,
           modes, dropped_tokens, reinstatements, empty_palette_warnings, stage_errors, harmful_drops)
        SELECT r.tenant_id, r.run_id, r.first_seen, r.last_seen, r.decisions, r.max_iteration,
           r.roles, r.modes, r.dropped_tokens, r.reinstatements, r.empty_palette_warnings,
           r.stage_errors, r.harmful_drops
-         FROM json_to_recordset($1::json) AS r(tenant_id text, run_id text, first_seen timestamptz,
+         FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, run_id text, first_seen timestamptz,
           last_seen timestamptz, decisions int, max_iteration int, roles text[], modes text[],
           dropped_tokens bigint, reinstatements int, empty_palette_warnings int, stage_errors int,
           harmful_drops int)
@@ -388,8 +384,26 @@ async function writeAggregates(client: pg.PoolClient, aggregates: Aggregates): P
          reinstatements = runs.reinstatements + EXCLUDED.reinstatements,
          empty_palette_warnings = runs.empty_palette_warnings + EXCLUDED.empty_palette_warnings,
          stage_errors = runs.stage_errors + EXCLUDED.stage_errors,
-         harmful_drops = runs.harmful_drops + EXCLUDED.harmful_drops`,
-      [JSON.stringify(aggregates.runs)],
-    );
-  }
+         harmful_drops = runs.harmful_drops + EXCLUDED.harmful_drops`;
+}
+
+/**
+ * Upserts every rollup and the runs summary and commits, in one round trip (a multi-statement
+ * query; the rows travel as escaped JSON literals). Concurrent transactions touch the same
+ * rollup rows, so the time between the first upsert and the commit — while those rows stay
+ * locked — is kept as short as it can be. Tables in a fixed order, rows sorted by key: no
+ * deadlock between transactions.
+ */
+async function writeAggregatesAndCommit(
+  client: pg.PoolClient,
+  aggregates: Aggregates,
+): Promise<void> {
+  const statements = [
+    upsertRollupSql(client, "rollup_minute", aggregates.minute),
+    upsertRollupSql(client, "rollup_hour", aggregates.hour),
+    upsertToolsSql(client, aggregates.tools),
+    upsertRunsSql(client, aggregates.runs),
+    "COMMIT",
+  ].filter((statement) => statement !== null);
+  await client.query(statements.join(";\n"));
 }

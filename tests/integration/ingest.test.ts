@@ -339,6 +339,7 @@ describe("POST /api/ingest: idempotency and rollups", () => {
       "ünïcödé",
     ];
     const decision = decisionEvent({
+      role: 'role "quoted" \\ back',
       offered: names,
       selected: names.slice(0, 4),
       trace: [
@@ -359,6 +360,7 @@ describe("POST /api/ingest: idempotency and rollups", () => {
       palette_identity: "a\u0000b\u0001!c\\d",
     });
     const outcome = outcomeEvent({
+      role: decision.role,
       run_id: decision.run_id,
       iteration: decision.iteration,
       called: ['quo"te', "NULL"],
@@ -393,6 +395,14 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     expect(rows[0].trace[0].kept).toEqual([0, 1, 2, 3]);
     expect(rows[0].trace[0].added).toEqual(["not offered\t\\ {x}"]);
     expect(expandTrace(rows[0].trace, rows[0].offered)).toEqual(decision.trace);
+    // Rollup keys carry the same names (the rollups travel to PostgreSQL as escaped literals).
+    const tools = await db.query<{ tool: string }>(
+      "SELECT tool FROM tool_rollup_hour WHERE tenant_id = $1",
+      [tenant],
+    );
+    expect(tools.rows.map((r) => r.tool).sort()).toEqual([...names].sort());
+    const run = await db.query("SELECT roles, modes FROM runs WHERE tenant_id = $1", [tenant]);
+    expect(run.rows).toEqual([{ roles: [decision.role], modes: [decision.mode] }]);
     const stored = await db.query("SELECT called, error FROM outcomes WHERE tenant_id = $1", [
       tenant,
     ]);
