@@ -160,7 +160,7 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
         unique.map((item) => item.row.iteration),
       ],
     );
-    const stored = await storedKeys(client, unique);
+    const { stored, outcomesWaiting } = await lookUpStored(client, unique);
     const fresh = unique.filter(
       (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
     );
@@ -171,7 +171,11 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
     await insertDecisions(client, newDecisions);
     await insertOutcomes(client, newOutcomes);
     for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
-    const joined = await joinOutcomes(client, [...newDecisions, ...newOutcomes]);
+    // A join is only possible with a new outcome, or with an outcome already waiting.
+    const joined =
+      newOutcomes.length > 0 || outcomesWaiting
+        ? await joinOutcomes(client, [...newDecisions, ...newOutcomes])
+        : [];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined));
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -187,20 +191,40 @@ async function writeTransaction(items: StoreInput[]): Promise<StoreStatus[]> {
 }
 
 /**
- * The (tenant, event id) keys of `items` already stored, as a decision or as an outcome. The
- * advisory locks make this exact for events of the keys this transaction locked; an event id
- * sent again under another run or iteration by a concurrent transaction surfaces as a unique
- * violation in COPY, and the transaction is retried.
+ * What the transaction must know before it writes: the (tenant, event id) keys of `items`
+ * already stored, as a decision or as an outcome, and whether an outcome is waiting to be
+ * joined at the (tenant, run, iteration) of one of them. The advisory locks make both exact
+ * for the keys this transaction locked; an event id sent again under another run or iteration
+ * by a concurrent transaction surfaces as a unique violation in COPY, and the transaction is
+ * retried.
  */
-async function storedKeys(client: pg.PoolClient, items: StoreInput[]): Promise<Set<string>> {
-  const { rows } = await client.query<{ tenant_id: string; event_id: string }>(
-    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[]) AS k(tenant_id, event_id))
+async function lookUpStored(
+  client: pg.PoolClient,
+  items: StoreInput[],
+): Promise<{ stored: Set<string>; outcomesWaiting: boolean }> {
+  const { rows } = await client.query<{ tenant_id: string | null; event_id: string | null }>(
+    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
+                  AS k(tenant_id, event_id, run_id, iteration))
      SELECT d.tenant_id, d.event_id FROM k JOIN decisions d USING (tenant_id, event_id)
      UNION ALL
-     SELECT o.tenant_id, o.event_id FROM k JOIN outcomes o USING (tenant_id, event_id)`,
-    [items.map((item) => item.row.tenant_id), items.map((item) => item.row.event_id)],
+     SELECT o.tenant_id, o.event_id FROM k JOIN outcomes o USING (tenant_id, event_id)
+     UNION ALL
+     SELECT NULL, NULL WHERE EXISTS (
+       SELECT 1 FROM k JOIN outcomes o USING (tenant_id, run_id, iteration) WHERE NOT o.joined)`,
+    [
+      items.map((item) => item.row.tenant_id),
+      items.map((item) => item.row.event_id),
+      items.map((item) => item.row.run_id),
+      items.map((item) => item.row.iteration),
+    ],
   );
-  return new Set(rows.map((row) => eventKey(row.tenant_id, row.event_id)));
+  const stored = new Set<string>();
+  let outcomesWaiting = false;
+  for (const row of rows) {
+    if (row.tenant_id === null || row.event_id === null) outcomesWaiting = true;
+    else stored.add(eventKey(row.tenant_id, row.event_id));
+  }
+  return { stored, outcomesWaiting };
 }
 
 /** Rows per COPY data message: small enough to overlap encoding with PostgreSQL's parsing. */
