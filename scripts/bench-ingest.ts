@@ -8,7 +8,10 @@
  * Prints decisions/s for both, their ratio, request latency p50/p99 and the server's peak
  * resident memory.
  *
- *   npm run bench:ingest -- [--decisions 60000] [--concurrency 2]
+ *   npm run bench:ingest -- [--decisions 60000] [--concurrency 2] [--with-outcomes]
+ *
+ * --with-outcomes sends each decision's tool_call_outcome too, 250 events after it, so the
+ * run also measures joining outcomes to decisions.
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -85,6 +88,7 @@ function runLoadProcess(
   latencies: number[];
   failures: number;
   requests: number;
+  events: number;
 }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -110,6 +114,7 @@ function runLoadProcess(
 
 async function main() {
   const decisions = numberArg("decisions", 60_000);
+  const withOutcomes = process.argv.includes("--with-outcomes");
   const concurrency = numberArg("concurrency", 2);
   const log = (line: string) => console.error(`· ${line}`);
 
@@ -140,7 +145,7 @@ async function main() {
   const start = new Date(Date.now() - 3_600_000).toISOString();
   try {
     log(
-      `warming up with ${WARMUP} decisions of another tenant, then sending ${decisions} decisions over HTTP in batches of ${BATCH}, ${concurrency} in flight`,
+      `warming up with ${WARMUP} decisions of another tenant, then sending ${decisions} decisions${withOutcomes ? " and their outcomes" : ""} over HTTP in batches of ${BATCH} events, ${concurrency} in flight`,
     );
     let peakRss = app.rssBytes() ?? 0;
     const sampler = setInterval(() => {
@@ -162,6 +167,7 @@ async function main() {
         String(BATCH),
         String(concurrency),
         start,
+        withOutcomes ? "outcomes" : "decisions",
       ],
       () => {
         cpuBefore = { server: cpuSeconds(isServer), postgres: cpuSeconds(isPostgres) };
@@ -174,7 +180,8 @@ async function main() {
     };
     const stored = await setup.query(
       `SELECT count(*)::int AS n,
-              (SELECT sum(decisions)::int FROM rollup_hour WHERE tenant_id = 'bench') AS rolled
+              (SELECT sum(decisions)::int FROM rollup_hour WHERE tenant_id = 'bench') AS rolled,
+              (SELECT count(*)::int FROM outcomes WHERE tenant_id = 'bench' AND joined) AS joined
          FROM decisions WHERE tenant_id = 'bench'`,
     );
     await app.stop();
@@ -191,10 +198,15 @@ async function main() {
     const httpRate = decisions / http.seconds;
     const floorRate = decisions / floorSeconds;
     const rows = [
-      ["decisions sent", String(decisions)],
+      [
+        "events sent",
+        withOutcomes
+          ? `${http.events} (${decisions} decisions, each followed by its outcome)`
+          : `${http.events} decisions`,
+      ],
       [
         "HTTP ingest",
-        `${Math.round(httpRate)} decisions/s (${http.seconds.toFixed(2)} s, ${http.requests} requests, ${http.failures} failed)`,
+        `${Math.round(httpRate)} decisions/s${withOutcomes ? ` (${Math.round(http.events / http.seconds)} events/s)` : ""} (${http.seconds.toFixed(2)} s, ${http.requests} requests, ${http.failures} failed)`,
       ],
       ["plain SQL floor", `${Math.round(floorRate)} decisions/s (${floorSeconds.toFixed(2)} s)`],
       ["HTTP / floor", `${(httpRate / floorRate).toFixed(2)}`],
@@ -205,7 +217,10 @@ async function main() {
         "CPU during HTTP run",
         `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s (of ${(2 * http.seconds).toFixed(1)} s on 2 cores)`,
       ],
-      ["stored / in rollups", `${stored.rows[0].n} / ${stored.rows[0].rolled}`],
+      [
+        "stored / in rollups",
+        `${stored.rows[0].n} / ${stored.rows[0].rolled} decisions${withOutcomes ? `, ${stored.rows[0].joined} outcomes joined` : ""}`,
+      ],
     ];
     const width = Math.max(...rows.map(([k]) => (k as string).length));
     console.log("\nIngest benchmark");

@@ -203,14 +203,22 @@ async function lookUpStored(
   items: StoreInput[],
 ): Promise<{ stored: Set<string>; outcomesWaiting: boolean }> {
   const { rows } = await client.query<{ tenant_id: string | null; event_id: string | null }>(
+    // Written as per-key LATERAL probes so that PostgreSQL walks the unique indexes and the
+    // small outcomes_waiting_idx whatever its statistics say, never scanning a whole table.
     `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
                   AS k(tenant_id, event_id, run_id, iteration))
-     SELECT d.tenant_id, d.event_id FROM k JOIN decisions d USING (tenant_id, event_id)
+     SELECT k.tenant_id, k.event_id FROM k, LATERAL (
+              SELECT 1 FROM decisions d WHERE d.tenant_id = k.tenant_id AND d.event_id = k.event_id
+              UNION ALL
+              SELECT 1 FROM outcomes o WHERE o.tenant_id = k.tenant_id AND o.event_id = k.event_id
+              LIMIT 1) AS found
      UNION ALL
-     SELECT o.tenant_id, o.event_id FROM k JOIN outcomes o USING (tenant_id, event_id)
-     UNION ALL
-     SELECT NULL, NULL WHERE EXISTS (
-       SELECT 1 FROM k JOIN outcomes o USING (tenant_id, run_id, iteration) WHERE NOT o.joined)`,
+     SELECT NULL, NULL
+      WHERE EXISTS (SELECT 1 FROM k, LATERAL (
+              SELECT 1 FROM outcomes o
+               WHERE o.tenant_id = k.tenant_id AND o.run_id = k.run_id
+                 AND o.iteration = k.iteration AND NOT o.joined
+               LIMIT 1) AS waiting)`,
     [
       items.map((item) => item.row.tenant_id),
       items.map((item) => item.row.event_id),
@@ -305,7 +313,7 @@ async function joinOutcomes(
         ORDER BY d.id, o.id
      ),
      marked AS (
-       UPDATE outcomes SET joined = true WHERE id IN (SELECT outcome_id FROM pairs)
+       UPDATE outcomes o SET joined = true FROM pairs p WHERE o.id = p.outcome_id
      )
      UPDATE decisions d
         SET has_outcome = true,

@@ -2,8 +2,8 @@
  * Deterministic decision events for benchmarks: realistic palettes of ~24 tools, six-stage
  * traces, a spread of warnings. The same seed gives the same events in every process.
  */
-import type { ToolRoutingDecision } from "@/lib/schemas/events";
-import { stageRecord } from "@/lib/telemetry/events";
+import type { ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events";
+import { outcomeFor, stageRecord } from "@/lib/telemetry/events";
 
 const TOOLS = [
   "search_docs",
@@ -88,5 +88,38 @@ export function benchDecisions(count: number, seed: number, start: Date): ToolRo
       palette_identity: [...selected].sort().join("\u0000"),
     });
   }
+  return events;
+}
+
+/**
+ * The decisions of `benchDecisions`, each followed by its `tool_call_outcome` half a batch of
+ * 250 events later, as agents send them: the outcome of a decision usually lands in the next
+ * request, often one in flight at the same time. The model calls one or two of the selected
+ * tools, and in one turn in ten a tool the routing dropped (a harmful drop).
+ */
+export function benchDecisionsWithOutcomes(
+  count: number,
+  seed: number,
+  start: Date,
+): (ToolRoutingDecision | ToolCallOutcome)[] {
+  const random = mulberry32(seed + 1);
+  const decisions = benchDecisions(count, seed, start);
+  const lag = 250;
+  const events: (ToolRoutingDecision | ToolCallOutcome)[] = [];
+  const outcomeOf = (decision: ToolRoutingDecision): ToolCallOutcome => {
+    const dropped = decision.offered.filter((name) => !decision.selected.includes(name));
+    const called = decision.selected.filter(() => random() < 0.15).slice(0, 2);
+    if (dropped.length > 0 && random() < 0.1) called.push(dropped[0] as string);
+    return outcomeFor(decision, called, {
+      event_id: `${decision.event_id}-outcome`,
+      timestamp: new Date(Date.parse(decision.timestamp) + 20).toISOString(),
+    });
+  };
+  decisions.forEach((decision, i) => {
+    events.push(decision);
+    const answered = decisions[i - lag];
+    if (answered) events.push(outcomeOf(answered));
+  });
+  for (const decision of decisions.slice(-lag)) events.push(outcomeOf(decision));
   return events;
 }

@@ -9,27 +9,41 @@
  * once, before the clock starts, so the client adds as little as it can to the latencies.
  */
 import { TIMED_RUN_STARTS } from "./bench-args";
-import { benchDecisions } from "./bench-events";
+import { benchDecisions, benchDecisionsWithOutcomes } from "./bench-events";
 
 async function main() {
-  const [baseUrl, warmupKey, warmupText, key, countText, batchText, concurrencyText, startText] =
-    process.argv.slice(2);
+  const [
+    baseUrl,
+    warmupKey,
+    warmupText,
+    key,
+    countText,
+    batchText,
+    concurrencyText,
+    startText,
+    withOutcomes,
+  ] = process.argv.slice(2);
   const batchSize = Number(batchText);
   const concurrency = Number(concurrencyText);
   const start = new Date(String(startText));
   const encoder = new TextEncoder();
   const bodiesOf = (count: number, seed: number) => {
-    const events = benchDecisions(count, seed, start);
+    const events =
+      withOutcomes === "outcomes"
+        ? benchDecisionsWithOutcomes(count, seed, start)
+        : benchDecisions(count, seed, start);
     const bodies: Uint8Array<ArrayBuffer>[] = [];
     for (let i = 0; i < events.length; i += batchSize) {
       bodies.push(encoder.encode(JSON.stringify({ batch: events.slice(i, i + batchSize) })));
     }
-    return bodies;
+    return { bodies, events: events.length };
   };
-  await send(String(baseUrl), String(warmupKey), bodiesOf(Number(warmupText), 7), concurrency);
-  const bodies = bodiesOf(Number(countText), 42);
+  const warmup = bodiesOf(Number(warmupText), 7);
+  await send(String(baseUrl), String(warmupKey), warmup.bodies, concurrency);
+  const timed = bodiesOf(Number(countText), 42);
   console.log(TIMED_RUN_STARTS);
-  console.log(JSON.stringify(await send(String(baseUrl), String(key), bodies, concurrency)));
+  const result = await send(String(baseUrl), String(key), timed.bodies, concurrency);
+  console.log(JSON.stringify({ ...result, events: timed.events }));
 }
 
 async function send(
