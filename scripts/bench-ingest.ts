@@ -8,7 +8,7 @@
  * Prints decisions/s for both, their ratio, request latency p50/p99 and the server's peak
  * resident memory.
  *
- *   npm run bench:ingest -- [--decisions 60000] [--concurrency 2] [--with-outcomes]
+ *   npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes]
  *
  * --with-outcomes sends each decision's tool_call_outcome too, 250 events after it, so the
  * run also measures joining outcomes to decisions.
@@ -113,7 +113,7 @@ function runLoadProcess(
 }
 
 async function main() {
-  const decisions = numberArg("decisions", 60_000);
+  const decisions = numberArg("decisions", 200_000);
   const withOutcomes = process.argv.includes("--with-outcomes");
   const concurrency = numberArg("concurrency", 2);
   const log = (line: string) => console.error(`· ${line}`);
