@@ -24,14 +24,19 @@ export interface CreatedKey {
   tenantId: string;
 }
 
+/** A new random key with what the database keeps of it: its prefix and hash. */
+export function generateApiKey(): { key: string; prefix: string; hash: string } {
+  const key = `rl_${randomBytes(24).toString("base64url")}`;
+  return { key, prefix: key.slice(0, KEY_PREFIX_LENGTH), hash: hashApiKey(key) };
+}
+
 /** Creates the tenant if needed and a new key for it. The key itself is never stored. */
 export async function createApiKey(
   tenantId: string,
   { label, isDemo = false }: { label?: string; isDemo?: boolean } = {},
 ): Promise<CreatedKey> {
   const tenant = tenantIdSchema.parse(tenantId);
-  const key = `rl_${randomBytes(24).toString("base64url")}`;
-  const prefix = key.slice(0, KEY_PREFIX_LENGTH);
+  const { key, prefix, hash } = generateApiKey();
   const prisma = getPrisma();
   await prisma.$transaction([
     prisma.tenant.upsert({
@@ -40,7 +45,7 @@ export async function createApiKey(
       update: {},
     }),
     prisma.apiKey.create({
-      data: { id: randomUUID(), tenantId: tenant, prefix, hash: hashApiKey(key), label },
+      data: { id: randomUUID(), tenantId: tenant, prefix, hash, label },
     }),
   ]);
   return { key, prefix, tenantId: tenant };
@@ -55,16 +60,18 @@ export interface ApiKeySummary {
   lastUsedAt: Date | null;
 }
 
+const SUMMARY_FIELDS = {
+  prefix: true,
+  tenantId: true,
+  label: true,
+  createdAt: true,
+  revokedAt: true,
+  lastUsedAt: true,
+} as const;
+
 export async function listApiKeys(): Promise<ApiKeySummary[]> {
   return getPrisma().apiKey.findMany({
-    select: {
-      prefix: true,
-      tenantId: true,
-      label: true,
-      createdAt: true,
-      revokedAt: true,
-      lastUsedAt: true,
-    },
+    select: SUMMARY_FIELDS,
     orderBy: [{ tenantId: "asc" }, { createdAt: "asc" }],
   });
 }
@@ -98,14 +105,7 @@ export async function revokeApiKey(prefixOrKey: string): Promise<ApiKeySummary> 
   return prisma.apiKey.update({
     where: { id: match.id },
     data: { revokedAt: new Date() },
-    select: {
-      prefix: true,
-      tenantId: true,
-      label: true,
-      createdAt: true,
-      revokedAt: true,
-      lastUsedAt: true,
-    },
+    select: SUMMARY_FIELDS,
   });
 }
 

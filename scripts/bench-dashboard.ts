@@ -18,7 +18,7 @@ import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { numberArg, percentile } from "./lib/bench-args";
-import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { dropDatabase, ensureDatabase, isAlive, startLocalPostgres } from "./lib/local-postgres";
 
 const DATA_DIR = ".data/bench-dashboard";
 const LOCK_FILE = ".data/bench-dashboard.lock";
@@ -439,15 +439,6 @@ function renderTable(results: PageResult[]): string {
     );
   }
   return lines.join("\n");
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** One run at a time owns the scratch database: a second would drop it under the first. */

@@ -14,7 +14,6 @@
  * run also measures joining outcomes to decisions.
  */
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { finished } from "node:stream/promises";
 import pg from "pg";
@@ -22,12 +21,12 @@ import { from as copyFrom } from "pg-copy-streams";
 import { migrate } from "@/lib/db/migrate";
 import { DECISION_COLUMNS, decisionsCopyText } from "@/lib/ingest/copy";
 import { toDecisionRow } from "@/lib/ingest/events";
-import { hashApiKey } from "@/lib/keys";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { numberArg, percentile, TIMED_RUN_STARTS } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { seedApiKey } from "./lib/seed-key";
 
 const BATCH = 500;
 const WARMUP = 10_000;
@@ -129,17 +128,8 @@ async function main() {
   }
   const setup = new pg.Client({ connectionString: server.urlFor(httpDb) });
   await setup.connect();
-  const keyFor = async (tenant: string) => {
-    const key = `rl_${randomUUID()}`;
-    await setup.query("INSERT INTO tenants (id) VALUES ($1)", [tenant]);
-    await setup.query(
-      "INSERT INTO api_keys (id, tenant_id, prefix, hash) VALUES ($1, $2, $3, $4)",
-      [randomUUID(), tenant, key.slice(0, 12), hashApiKey(key)],
-    );
-    return key;
-  };
-  const key = await keyFor("bench");
-  const warmupKey = await keyFor("bench-warmup");
+  const key = await seedApiKey(server.urlFor(httpDb), "bench");
+  const warmupKey = await seedApiKey(server.urlFor(httpDb), "bench-warmup");
 
   const app = await startAppServer({ databaseUrl: server.urlFor(httpDb) });
   const start = new Date(Date.now() - 3_600_000).toISOString();

@@ -10,10 +10,8 @@ import {
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
-import { listFilterChoices } from "@/lib/dashboard/filter-choices";
 import { describeGranularity, resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
-import { listTenantRolePairs } from "@/lib/db/queries/overview";
-import { listTenantIds } from "@/lib/db/queries/tenants";
+import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
 import { rolloutsSearchSchema } from "@/lib/schemas/rollouts";
 
@@ -27,8 +25,7 @@ export default async function RolloutsPage({
   const search = parseSearchParams(rolloutsSearchSchema, await searchParams);
   const now = new Date();
   const range = resolveTimeRange(search, now) as TimeRange;
-  const [pairs, tenantIds] = await Promise.all([listTenantRolePairs(), listTenantIds()]);
-  const choices = listFilterChoices(pairs, tenantIds, search);
+  const choices = await loadFilterChoices(search);
   const sectionKey = JSON.stringify(search);
 
   return (

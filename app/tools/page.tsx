@@ -5,10 +5,8 @@ import { DashboardFilters, PRESET_OPTIONS } from "@/components/ui/dashboard-filt
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
-import { listFilterChoices } from "@/lib/dashboard/filter-choices";
 import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
-import { listTenantRolePairs } from "@/lib/db/queries/overview";
-import { listTenantIds } from "@/lib/db/queries/tenants";
+import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { toHourWindow } from "@/lib/db/queries/tools";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
 import { toolsSearchSchema } from "@/lib/schemas/rollouts";
@@ -23,8 +21,7 @@ export default async function ToolsPage({
   const search = parseSearchParams(toolsSearchSchema, await searchParams);
   const range = resolveTimeRange(search, new Date()) as TimeRange;
   const hours = toHourWindow(range);
-  const [pairs, tenantIds] = await Promise.all([listTenantRolePairs(), listTenantIds()]);
-  const choices = listFilterChoices(pairs, tenantIds, search);
+  const choices = await loadFilterChoices(search);
   const sectionKey = JSON.stringify(search);
 
   return (

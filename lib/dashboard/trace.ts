@@ -82,24 +82,28 @@ export interface IterationFlags {
   harmfulDrop: boolean;
 }
 
-export interface IterationView {
+export interface IterationView
+  extends Pick<
+    DecisionRecord,
+    | "iteration"
+    | "ts"
+    | "role"
+    | "mode"
+    | "turnHopIndex"
+    | "model"
+    | "agent"
+    | "forcedChoice"
+    | "configVersion"
+    | "offered"
+    | "selected"
+    | "dropped"
+    | "droppedTokens"
+    | "harmfulTools"
+  > {
   /** Unique within the run (an iteration may in principle be reported twice). */
   key: string;
   anchor: string;
-  iteration: number;
-  ts: string;
-  role: string;
-  mode: string;
-  turnHopIndex: number;
-  model: string | null;
-  agent: string | null;
-  forcedChoice: string | null;
-  configVersion: string;
   intentLabel: string | null;
-  offered: string[];
-  selected: string[];
-  dropped: string[];
-  droppedTokens: number;
   traceReadable: boolean;
   stages: StageView[];
   waterfall: WaterfallStep[];
@@ -111,7 +115,6 @@ export interface IterationView {
     called: CalledTool[];
     errors: string[];
   };
-  harmfulTools: string[];
 }
 
 const WARNING_LABELS: Record<Exclude<WarningKind, "other">, string> = {

@@ -1,9 +1,9 @@
 /**
  * Validating one wire event and turning it into the row Routelens stores. Pure: no I/O.
  */
-import type { z } from "zod";
 import { compactTrace, type StoredStageRecord } from "@/lib/db/stored-trace";
 import { isValidEvent } from "@/lib/schemas/event-guard";
+import { describeEventIssues } from "@/lib/schemas/event-issues";
 import {
   eventSchema,
   type TelemetryEvent,
@@ -27,34 +27,6 @@ export function formatPath(index: number, path: readonly PropertyKey[]): string 
   let out = `batch[${index}]`;
   for (const part of path) out += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
   return out;
-}
-
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let value = raw;
-  for (const part of path) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<PropertyKey, unknown>)[part];
-  }
-  return value;
-}
-
-function describeIssue(index: number, raw: unknown, issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys
-      .map(
-        (key) =>
-          `${formatPath(index, [...issue.path, key])}: unknown field (not in wire format v1)`,
-      )
-      .join("; ");
-  }
-  const where = formatPath(index, issue.path);
-  if (issue.code === "invalid_union" && "discriminator" in issue) {
-    return `${where}: expected "tool_routing_decision" or "tool_call_outcome"`;
-  }
-  if (issue.path.length > 0 && valueAt(raw, issue.path) === undefined) {
-    return `${where}: required`;
-  }
-  return `${where}: ${issue.message.replace(/^Invalid input: /, "")}`;
 }
 
 function eventIdOf(raw: unknown): string | null {
@@ -98,7 +70,9 @@ function explain(raw: unknown, index: number): CheckedEvent {
         index,
         id: eventIdOf(raw),
         status: 400,
-        message: parsed.error.issues.map((issue) => describeIssue(index, raw, issue)).join("; "),
+        message: describeEventIssues(raw, parsed.error.issues)
+          .map((issue) => `${formatPath(index, issue.path)}: ${issue.message}`)
+          .join("; "),
       },
     };
   }

@@ -34,11 +34,14 @@ const isOptional = (value: unknown, check: (value: unknown) => boolean): boolean
 
 const isToolName = (value: unknown): boolean => isNonEmpty(value, LIMITS.toolName);
 
-function isToolNames(value: unknown): boolean {
-  if (!Array.isArray(value) || value.length > LIMITS.toolsPerList) return false;
-  for (let i = 0; i < value.length; i++) if (!isToolName(value[i])) return false;
+/** An array of at most `max` items, each passing `check`. */
+function isEvery(value: unknown, max: number, check: (item: unknown) => boolean): boolean {
+  if (!Array.isArray(value) || value.length > max) return false;
+  for (let i = 0; i < value.length; i++) if (!check(value[i])) return false;
   return true;
 }
+
+const isToolNames = (value: unknown): boolean => isEvery(value, LIMITS.toolsPerList, isToolName);
 
 const isCount = (value: unknown, max: number): boolean =>
   typeof value === "number" && Number.isSafeInteger(value) && value >= 0 && value <= max;
@@ -121,12 +124,6 @@ function isIntent(value: unknown): boolean {
     isLabel(value.label) &&
     isToolNames(value.matched_tool_keywords)
   );
-}
-
-function isEvery(value: unknown, max: number, check: (item: unknown) => boolean): boolean {
-  if (!Array.isArray(value) || value.length > max) return false;
-  for (let i = 0; i < value.length; i++) if (!check(value[i])) return false;
-  return true;
 }
 
 function hasEnvelope(value: Fields): boolean {

@@ -17,7 +17,7 @@
  */
 import { promisify } from "node:util";
 import { gzip as gzipCallback } from "node:zlib";
-import type { z } from "zod";
+import { describeEventIssues } from "@/lib/schemas/event-issues";
 import { eventSchema, LIMITS, type TelemetryEvent } from "@/lib/schemas/events";
 
 const gzip = promisify(gzipCallback);
@@ -126,38 +126,17 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out || "(event)";
 }
 
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let value = raw;
-  for (const part of path) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<PropertyKey, unknown>)[part];
-  }
-  return value;
-}
-
-function describeIssues(raw: unknown, error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.flatMap((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({
-        path: formatPath([...issue.path, key]),
-        message: "unknown field (not in wire format v1)",
-      }));
-    }
-    const path = formatPath(issue.path);
-    if (issue.code === "invalid_union" && "discriminator" in issue) {
-      return [{ path, message: 'expected "tool_routing_decision" or "tool_call_outcome"' }];
-    }
-    if (issue.path.length > 0 && valueAt(raw, issue.path) === undefined) {
-      return [{ path, message: "required" }];
-    }
-    return [{ path, message: issue.message.replace(/^Invalid input: /, "") }];
-  });
-}
-
 /** Validates one event against the wire schema; throws `InvalidEventError` naming the fields. */
 export function validateEvent(event: unknown): TelemetryEvent {
   const parsed = eventSchema.safeParse(event);
-  if (!parsed.success) throw new InvalidEventError(describeIssues(event, parsed.error));
+  if (!parsed.success) {
+    throw new InvalidEventError(
+      describeEventIssues(event, parsed.error.issues).map((issue) => ({
+        path: formatPath(issue.path),
+        message: issue.message,
+      })),
+    );
+  }
   return parsed.data;
 }
 

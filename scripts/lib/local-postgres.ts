@@ -125,7 +125,8 @@ async function findRunningServer(dataDir: string): Promise<{ pid: number; port: 
   }
 }
 
-function isAlive(pid: number): boolean {
+/** True while a process with this id exists (EPERM: it exists, owned by another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -3,56 +3,40 @@
  * Retry-After), nothing is reported stored, and once PostgreSQL is back a retried batch is
  * stored exactly once. Uses its own PostgreSQL and server so stopping them harms no other test.
  */
-import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
-import { hashApiKey } from "@/lib/keys";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
-import {
-  ensureDatabase,
-  type LocalPostgres,
-  startLocalPostgres,
-} from "@/scripts/lib/local-postgres";
+import { ensureDatabase } from "@/scripts/lib/local-postgres";
+import { seedApiKey } from "@/scripts/lib/seed-key";
 import { postBatch } from "../support/http";
+import { type OwnPostgres, startOwnPostgres } from "../support/own-postgres";
 
 const DATA_DIR = ".data/test-pg-outage";
-let database: LocalPostgres;
+let database: OwnPostgres;
 let app: AppServer;
 let url: string;
-const key = `rl_${randomUUID()}`;
-
-async function startDatabase(port = 0) {
-  database = await startLocalPostgres({ dataDir: DATA_DIR, port });
-}
+let key: string;
 
 beforeAll(async () => {
-  await startDatabase();
-  if (database.reused) {
-    await database.stop();
-    await startDatabase();
-  }
-  await ensureDatabase(database.adminUrl, "routelens_test_outage");
-  url = database.urlFor("routelens_test_outage");
+  database = await startOwnPostgres(DATA_DIR);
+  await ensureDatabase(database.current().adminUrl, "routelens_test_outage");
+  url = database.current().urlFor("routelens_test_outage");
   await migrate(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(
     "TRUNCATE tenants, decisions, outcomes, runs, rollup_minute, rollup_hour, tool_rollup_hour CASCADE",
   );
-  await client.query("INSERT INTO tenants (id) VALUES ('outage')");
-  await client.query(
-    "INSERT INTO api_keys (id, tenant_id, prefix, hash) VALUES ($1, 'outage', $2, $3)",
-    [randomUUID(), key.slice(0, 12), hashApiKey(key)],
-  );
   await client.end();
+  key = await seedApiKey(url, "outage");
   app = await startAppServer({ databaseUrl: url, env: { DATABASE_CONNECT_TIMEOUT_MS: "1000" } });
 });
 
 afterAll(async () => {
   await app?.stop();
-  await database?.stop();
+  await database?.current().stop();
 });
 
 describe("when PostgreSQL is down", () => {
@@ -68,8 +52,7 @@ describe("when PostgreSQL is down", () => {
   });
 
   it("health answers 503 unreachable and ingest 503 with Retry-After, without hanging", async () => {
-    const port = database.port;
-    await database.stop();
+    await database.current().stop();
 
     const started = Date.now();
     const health = await fetch(`${app.baseUrl}/api/health`);
@@ -82,7 +65,7 @@ describe("when PostgreSQL is down", () => {
     expect((await ingest.json()).error).toMatch(/nothing was stored/);
     expect(Date.now() - started).toBeLessThan(10_000);
 
-    await startDatabase(port);
+    await database.restart();
   });
 
   it("after PostgreSQL is back, a retried batch is stored exactly once", async () => {

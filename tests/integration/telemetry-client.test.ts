@@ -12,12 +12,9 @@ import type { TelemetryEvent } from "@/lib/schemas/events";
 import { RoutelensClient, type TelemetryDeliveryError } from "@/lib/telemetry/client";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
-import {
-  dropDatabase,
-  ensureDatabase,
-  type LocalPostgres,
-  startLocalPostgres,
-} from "@/scripts/lib/local-postgres";
+import { dropDatabase, ensureDatabase } from "@/scripts/lib/local-postgres";
+import { seedApiKey } from "@/scripts/lib/seed-key";
+import { type OwnPostgres, startOwnPostgres } from "../support/own-postgres";
 
 /** `runs` runs of `iterations` decisions, each followed by its outcome. */
 function runEvents(prefix: string, runs: number, iterations: number): TelemetryEvent[] {
@@ -151,41 +148,24 @@ describe("RoutelensClient against the server", () => {
 describe("RoutelensClient while PostgreSQL is down", () => {
   const DATA_DIR = ".data/test-pg-client-outage";
   const DATABASE = "routelens_test_client_outage";
-  let database: LocalPostgres;
+  let database: OwnPostgres;
   let app: AppServer;
   let url: string;
   let key: string;
 
-  async function startDatabase(port = 0) {
-    database = await startLocalPostgres({ dataDir: DATA_DIR, port });
-  }
-
   beforeAll(async () => {
-    await startDatabase();
-    if (database.reused) {
-      await database.stop();
-      await startDatabase();
-    }
-    await dropDatabase(database.adminUrl, DATABASE);
-    await ensureDatabase(database.adminUrl, DATABASE);
-    url = database.urlFor(DATABASE);
+    database = await startOwnPostgres(DATA_DIR);
+    await dropDatabase(database.current().adminUrl, DATABASE);
+    await ensureDatabase(database.current().adminUrl, DATABASE);
+    url = database.current().urlFor(DATABASE);
     await migrate(url);
-    key = `rl_outage_${Date.now()}`;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    const { hashApiKey } = await import("@/lib/keys");
-    await client.query("INSERT INTO tenants (id) VALUES ('client-outage')");
-    await client.query(
-      "INSERT INTO api_keys (id, tenant_id, prefix, hash) VALUES (gen_random_uuid(), 'client-outage', $1, $2)",
-      [key.slice(0, 12), hashApiKey(key)],
-    );
-    await client.end();
+    key = await seedApiKey(url, "client-outage");
     app = await startAppServer({ databaseUrl: url, env: { DATABASE_CONNECT_TIMEOUT_MS: "1000" } });
   });
 
   afterAll(async () => {
     await app?.stop();
-    await database?.stop();
+    await database?.current().stop();
   });
 
   it("keeps retrying through the outage; after the restart every event is stored exactly once", async () => {
@@ -207,8 +187,7 @@ describe("RoutelensClient while PostgreSQL is down", () => {
     await client.flush();
     expect(client.stats().sent).toBe(before.length);
 
-    const port = database.port;
-    await database.stop();
+    await database.current().stop();
     for (const event of during) client.record(event);
     // The client meets the outage: 503 with Retry-After, then retries; nothing is delivered.
     await vi.waitFor(() => expect(client.stats().retries).toBeGreaterThan(0), {
@@ -217,7 +196,7 @@ describe("RoutelensClient while PostgreSQL is down", () => {
     });
     expect(client.stats().sent).toBe(before.length);
 
-    await startDatabase(port);
+    await database.restart();
     for (const event of after) client.record(event);
     const stats = await client.close({ deadlineMs: 60_000 });
 

@@ -7,13 +7,11 @@ import { LiveRefresh } from "@/components/ui/live-refresh";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { SectionSkeleton } from "@/components/ui/skeleton";
-import { listFilterChoices } from "@/lib/dashboard/filter-choices";
 import { describePage } from "@/lib/dashboard/pagination";
 import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
 import { runsHref } from "@/lib/dashboard/url";
-import { listTenantRolePairs } from "@/lib/db/queries/overview";
-import { countRuns, defaultRunsDirection, listRuns, type RunsFilter } from "@/lib/db/queries/runs";
-import { listTenantIds } from "@/lib/db/queries/tenants";
+import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
+import { countRuns, defaultRunsDirection, listRuns, runsFilterOf } from "@/lib/db/queries/runs";
 import {
   parseSearchParams,
   type RawSearchParams,
@@ -24,18 +22,6 @@ import {
 } from "@/lib/schemas/dashboard";
 
 export const metadata: Metadata = { title: "Runs" };
-
-function runsFilterOf(search: RunsSearch, window: TimeRange | null): RunsFilter {
-  return {
-    window,
-    tenant: search.tenant,
-    role: search.role,
-    mode: search.mode,
-    runIdPrefix: search.q,
-    withWarnings: search.warnings,
-    withHarmfulDrops: search.harmful,
-  };
-}
 
 async function RunsSection({ search, window }: { search: RunsSearch; window: TimeRange | null }) {
   const filter = runsFilterOf(search, window);
@@ -95,8 +81,7 @@ export default async function RunsPage({
 }) {
   const search = parseSearchParams(runsSearchSchema, await searchParams);
   const window = resolveTimeRange(search, new Date());
-  const [pairs, tenantIds] = await Promise.all([listTenantRolePairs(), listTenantIds()]);
-  const choices = listFilterChoices(pairs, tenantIds, search);
+  const choices = await loadFilterChoices(search);
   const fellBack = window?.fellBack ?? false;
 
   return (

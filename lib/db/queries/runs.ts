@@ -11,7 +11,7 @@ import "server-only";
 import type { Period } from "@/lib/dashboard/time-range";
 import type { RunRow } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
-import type { RunSortKey, SortDirection } from "@/lib/schemas/dashboard";
+import type { RunSortKey, RunsSearch, SortDirection } from "@/lib/schemas/dashboard";
 import type { RoutingMode } from "@/lib/schemas/events";
 import { likePrefix, SqlParams, whereClause } from "./sql";
 
@@ -49,6 +49,19 @@ const SORT_COLUMNS: Record<RunSortKey, string> = {
 };
 
 /** Text columns read A→Z first, numbers and times largest first. */
+/** The filter the runs page's URL describes (shared by the page and its CSV export). */
+export function runsFilterOf(search: RunsSearch, window: Period | null): RunsFilter {
+  return {
+    window,
+    tenant: search.tenant,
+    role: search.role,
+    mode: search.mode,
+    runIdPrefix: search.q,
+    withWarnings: search.warnings,
+    withHarmfulDrops: search.harmful,
+  };
+}
+
 export function defaultRunsDirection(sort: RunSortKey): SortDirection {
   return sort === "runId" || sort === "tenant" ? "asc" : "desc";
 }

@@ -1,7 +1,7 @@
 import { csvFileName, csvHeaderLine, csvLines, csvResponseHeaders } from "@/lib/dashboard/csv";
 import { runsCsvColumns } from "@/lib/dashboard/csv-columns";
 import { resolveTimeRange } from "@/lib/dashboard/time-range";
-import { defaultRunsDirection, listRunsInBatches } from "@/lib/db/queries/runs";
+import { defaultRunsDirection, listRunsInBatches, runsFilterOf } from "@/lib/db/queries/runs";
 import { parseSearchParams, runsSearchSchema } from "@/lib/schemas/dashboard";
 
 export const dynamic = "force-dynamic";
@@ -10,15 +10,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request) {
   const search = parseSearchParams(runsSearchSchema, new URL(request.url).searchParams);
   const now = new Date();
-  const filter = {
-    window: resolveTimeRange(search, now),
-    tenant: search.tenant,
-    role: search.role,
-    mode: search.mode,
-    runIdPrefix: search.q,
-    withWarnings: search.warnings,
-    withHarmfulDrops: search.harmful,
-  };
+  const filter = runsFilterOf(search, resolveTimeRange(search, now));
   const order = { sort: search.sort, dir: search.dir ?? defaultRunsDirection(search.sort) };
   const batches = listRunsInBatches(filter, order);
   const encoder = new TextEncoder();
