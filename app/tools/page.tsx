@@ -9,7 +9,7 @@ import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { toHourWindow } from "@/lib/db/queries/tools";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
-import { toolsSearchSchema } from "@/lib/schemas/rollouts";
+import { toolsSearchSchema } from "@/lib/schemas/tools";
 
 export const metadata: Metadata = { title: "Tools" };
 

@@ -8,7 +8,7 @@ import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
 import { listHarmfulDropHours, sumToolUsage, toHourWindow } from "@/lib/db/queries/tools";
 import { defaultToolsDirection, prepareToolLines } from "@/lib/rollouts/tools";
 import { harmfulDropExampleHref, toolsHref } from "@/lib/rollouts/url";
-import { TOOL_SORT_KEYS, type ToolsSearch } from "@/lib/schemas/rollouts";
+import { TOOL_SORT_KEYS, type ToolsSearch } from "@/lib/schemas/tools";
 import { DownloadLink } from "../ui/download-link";
 import { LocalTime } from "../ui/local-time";
 import { ToolsTable } from "./tools-table";

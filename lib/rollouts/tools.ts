@@ -4,7 +4,7 @@
  */
 import type { CsvColumn } from "@/lib/dashboard/csv";
 import type { SortDirection } from "@/lib/schemas/dashboard";
-import type { ToolSortKey } from "@/lib/schemas/rollouts";
+import type { ToolSortKey } from "@/lib/schemas/tools";
 import type { ToolUsageRow } from "./types";
 
 export interface ToolLine extends ToolUsageRow {

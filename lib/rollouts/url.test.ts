@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseSearchParams } from "@/lib/schemas/dashboard";
-import { rolloutsSearchSchema, toolsSearchSchema } from "@/lib/schemas/rollouts";
+import { rolloutsSearchSchema } from "@/lib/schemas/rollouts";
+import { toolsSearchSchema } from "@/lib/schemas/tools";
 import { harmfulDropExampleHref, rolloutsHref, toolExamplesHref, toolsHref } from "./url";
 
 describe("rollouts URL state", () => {

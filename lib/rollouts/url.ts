@@ -4,11 +4,8 @@
  */
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { runTraceHref, toSearchString } from "@/lib/dashboard/url";
-import {
-  DEFAULT_THRESHOLD_PERCENT,
-  type RolloutsSearch,
-  type ToolsSearch,
-} from "@/lib/schemas/rollouts";
+import { DEFAULT_THRESHOLD_PERCENT, type RolloutsSearch } from "@/lib/schemas/rollouts";
+import type { ToolsSearch } from "@/lib/schemas/tools";
 import type { HarmfulDropExample } from "./types";
 
 const ROLLOUTS_DEFAULTS = { range: "7d", threshold: DEFAULT_THRESHOLD_PERCENT } as const;

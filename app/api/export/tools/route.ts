@@ -3,7 +3,7 @@ import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
 import { sumToolUsage } from "@/lib/db/queries/tools";
 import { defaultToolsDirection, prepareToolLines, toolsCsvColumns } from "@/lib/rollouts/tools";
 import { parseSearchParams } from "@/lib/schemas/dashboard";
-import { toolsSearchSchema } from "@/lib/schemas/rollouts";
+import { toolsSearchSchema } from "@/lib/schemas/tools";
 
 export const dynamic = "force-dynamic";
 
