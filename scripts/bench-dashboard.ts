@@ -17,7 +17,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
-import { numberArg, percentile } from "./lib/bench-args";
+import { percentile } from "./lib/bench-args";
+import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, isAlive, startLocalPostgres } from "./lib/local-postgres";
 
 const DATA_DIR = ".data/bench-dashboard";
@@ -458,12 +459,19 @@ function takeLock(): () => void {
 }
 
 async function main() {
-  const decisions = numberArg("decisions", 1_000_000);
-  const requests = numberArg("requests", 30);
-  const fresh = process.argv.includes("--fresh");
+  const { values } = parseCommandLine(
+    {
+      decisions: { type: "string" },
+      requests: { type: "string" },
+      fresh: { type: "boolean" },
+    },
+    "usage: npm run bench:dashboard -- [--decisions 1000000] [--requests 30] [--fresh]",
+  );
+  const decisions = positiveWholeNumber("decisions", values.decisions, 1_000_000);
+  const requests = positiveWholeNumber("requests", values.requests, 30);
+  const fresh = values.fresh === true;
   if (decisions <= LONG_RUN_ITERATIONS) {
-    console.error(`--decisions must be more than ${LONG_RUN_ITERATIONS}`);
-    process.exit(2);
+    failUsage(`--decisions must be more than ${LONG_RUN_ITERATIONS}`);
   }
 
   const releaseLock = takeLock();

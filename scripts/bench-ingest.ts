@@ -23,8 +23,9 @@ import { DECISION_COLUMNS, decisionsCopyText } from "@/lib/ingest/copy";
 import { toDecisionRow } from "@/lib/ingest/events";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { ensureBuild, startAppServer } from "./lib/app-server";
-import { numberArg, percentile, TIMED_RUN_STARTS } from "./lib/bench-args";
+import { percentile, TIMED_RUN_STARTS } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
+import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 import { seedApiKey } from "./lib/seed-key";
 
@@ -112,9 +113,17 @@ function runLoadProcess(
 }
 
 async function main() {
-  const decisions = numberArg("decisions", 200_000);
-  const withOutcomes = process.argv.includes("--with-outcomes");
-  const concurrency = numberArg("concurrency", 2);
+  const { values } = parseCommandLine(
+    {
+      decisions: { type: "string" },
+      concurrency: { type: "string" },
+      "with-outcomes": { type: "boolean" },
+    },
+    "usage: npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes]",
+  );
+  const decisions = positiveWholeNumber("decisions", values.decisions, 200_000);
+  const withOutcomes = values["with-outcomes"] === true;
+  const concurrency = positiveWholeNumber("concurrency", values.concurrency, 2);
   const log = (line: string) => console.error(`· ${line}`);
 
   ensureBuild(log);

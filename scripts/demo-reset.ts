@@ -7,10 +7,12 @@
 import { rmSync } from "node:fs";
 import { getPool } from "@/lib/db/client";
 import { DEFAULT_KEYS_FILE } from "@/lib/demo/simulate-options";
+import { parseCommandLine } from "./lib/command-line";
 import { deleteDemoData } from "./lib/demo-loader";
 import { openDevDatabase } from "./lib/dev-database";
 
 async function main() {
+  parseCommandLine({}, "usage: npm run demo:reset   (takes no arguments)");
   const database = await openDevDatabase();
   try {
     const result = await deleteDemoData(getPool());

@@ -11,6 +11,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import exitHook from "async-exit-hook";
 import { env } from "@/lib/env";
+import { parseCommandLine } from "./lib/command-line";
 import { startDemoLoader } from "./lib/demo-loader";
 import { openDevDatabase } from "./lib/dev-database";
 
@@ -18,6 +19,7 @@ const log = (line: string) => console.log(`[routelens] ${line}`);
 const NEXT_BIN = path.resolve("node_modules/next/dist/bin/next");
 
 async function main() {
+  parseCommandLine({}, "usage: npm run dev   (takes no arguments; see README, Environment)");
   const config = env();
   if (config.DATABASE_URL) log("using the PostgreSQL at DATABASE_URL; starting no database");
   const database = await openDevDatabase(log);

@@ -6,12 +6,16 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { ensureBuild, startAppServer } from "./lib/app-server";
+import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 
 export const E2E_STATE_FILE = ".data/e2e-server.json";
 
 async function main() {
-  const portArg = process.argv.indexOf("--port");
-  const port = portArg >= 0 ? Number(process.argv[portArg + 1]) : 3100;
+  const { values } = parseCommandLine(
+    { port: { type: "string" } },
+    "usage: tsx scripts/e2e-server.ts [--port 3100]",
+  );
+  const port = positiveWholeNumber("port", values.port, 3100);
   ensureBuild((line) => console.error(line));
   const database = await createTestDatabase("e2e", ".data/e2e-pg");
   mkdirSync(".data", { recursive: true });

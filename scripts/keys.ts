@@ -7,6 +7,7 @@
  */
 import { getPool } from "@/lib/db/client";
 import { createApiKey, KeyNotFoundError, listApiKeys, revokeApiKey } from "@/lib/keys";
+import { failUsage, parseCommandLine } from "./lib/command-line";
 import { openDevDatabase } from "./lib/dev-database";
 
 const USAGE = `usage:
@@ -14,20 +15,40 @@ const USAGE = `usage:
   npm run keys -- list
   npm run keys -- revoke <key-prefix>`;
 
-function fail(message: string): never {
-  console.error(message);
-  process.exit(2);
+type KeysCommand =
+  | { name: "create"; tenant: string; label: string | undefined }
+  | { name: "list" }
+  | { name: "revoke"; prefix: string };
+
+/** The command line, checked before any database is opened. */
+function readCommand(): KeysCommand {
+  const { values, positionals } = parseCommandLine({ label: { type: "string" } }, USAGE, {
+    allowPositionals: true,
+  });
+  const [command, target, ...extra] = positionals;
+  if (extra.length > 0) failUsage(`unexpected argument "${extra[0]}"\n${USAGE}`);
+  if (values.label !== undefined && command !== "create") {
+    failUsage(`--label applies to create only\n${USAGE}`);
+  }
+  switch (command) {
+    case "create":
+      if (!target) failUsage(`create: missing <tenant>\n${USAGE}`);
+      return { name: "create", tenant: target, label: values.label };
+    case "list":
+      if (target) failUsage(`unexpected argument "${target}"\n${USAGE}`);
+      return { name: "list" };
+    case "revoke":
+      if (!target) failUsage(`revoke: missing <key-prefix>\n${USAGE}`);
+      return { name: "revoke", prefix: target };
+    default:
+      failUsage(command ? `unknown command "${command}"\n${USAGE}` : USAGE);
+  }
 }
 
-async function main(argv: string[]) {
-  const [command, ...rest] = argv;
-  switch (command) {
+async function main(command: KeysCommand) {
+  switch (command.name) {
     case "create": {
-      const tenant = rest[0];
-      if (!tenant || tenant.startsWith("--")) fail(`create: missing <tenant>\n${USAGE}`);
-      const labelAt = rest.indexOf("--label");
-      const label = labelAt >= 0 ? rest[labelAt + 1] : undefined;
-      const created = await createApiKey(tenant, { label });
+      const created = await createApiKey(command.tenant, { label: command.label });
       console.log(`Created key ${created.prefix}… for tenant ${created.tenantId}.`);
       console.log("It is shown once; store it now. Send it as: Authorization: Bearer <key>");
       console.log(created.key);
@@ -49,21 +70,18 @@ async function main(argv: string[]) {
       return;
     }
     case "revoke": {
-      const prefix = rest[0];
-      if (!prefix) fail(`revoke: missing <key-prefix>\n${USAGE}`);
-      const revoked = await revokeApiKey(prefix);
+      const revoked = await revokeApiKey(command.prefix);
       console.log(`Revoked key ${revoked.prefix}… of tenant ${revoked.tenantId}.`);
       return;
     }
-    default:
-      fail(command ? `unknown command "${command}"\n${USAGE}` : USAGE);
   }
 }
 
 async function run() {
+  const command = readCommand();
   const database = await openDevDatabase();
   try {
-    await main(process.argv.slice(2));
+    await main(command);
   } finally {
     await getPool().end();
     await database.close();
@@ -71,9 +89,9 @@ async function run() {
 }
 
 run().catch((error: unknown) => {
-  if (error instanceof KeyNotFoundError) fail(error.message);
+  if (error instanceof KeyNotFoundError) failUsage(error.message);
   if (error && typeof error === "object" && "issues" in error) {
-    fail(
+    failUsage(
       `tenant: ${(error as { issues: { message: string }[] }).issues.map((i) => i.message).join(", ")}`,
     );
   }

@@ -1,8 +1,10 @@
 /** `npm run db:migrate`: applies pending migrations to DATABASE_URL. */
 import { migrate } from "@/lib/db/migrate";
 import { env } from "@/lib/env";
+import { parseCommandLine } from "./lib/command-line";
 
 async function main() {
+  parseCommandLine({}, "usage: npm run db:migrate   (takes no arguments; reads DATABASE_URL)");
   const url = env().DATABASE_URL;
   if (!url) {
     console.error("DATABASE_URL is not set: point it at the PostgreSQL to migrate.");

@@ -4,21 +4,18 @@
  */
 import { getPool } from "@/lib/db/client";
 import { parseDuration, pruneOlderThan } from "@/lib/db/prune";
+import { failUsage, parseCommandLine } from "./lib/command-line";
 import { openDevDatabase } from "./lib/dev-database";
 
 const USAGE = "usage: npm run prune -- --older-than <N>(m|h|d|w)   e.g. --older-than 30d";
 
-async function main(argv: string[]) {
-  const at = argv.indexOf("--older-than");
-  const value = at >= 0 ? argv[at + 1] : undefined;
-  if (!value) {
-    console.error(`--older-than is required\n${USAGE}`);
-    process.exit(2);
-  }
+async function main() {
+  const { values } = parseCommandLine({ "older-than": { type: "string" } }, USAGE);
+  const value = values["older-than"];
+  if (!value) failUsage(`--older-than is required\n${USAGE}`);
   const ms = parseDuration(value);
   if (ms === null) {
-    console.error(`--older-than: "${value}" is not a duration like 30d, 12h, 90m or 2w\n${USAGE}`);
-    process.exit(2);
+    failUsage(`--older-than: "${value}" is not a duration like 30d, 12h, 90m or 2w\n${USAGE}`);
   }
   const database = await openDevDatabase();
   try {
@@ -36,7 +33,7 @@ async function main(argv: string[]) {
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 });

@@ -1,17 +1,5 @@
 /** Small helpers shared by the benchmark scripts. */
 
-/** `--name N` from the command line: a positive whole number, or `fallback` when absent. */
-export function numberArg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  if (at < 0) return fallback;
-  const value = Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value <= 0) {
-    console.error(`--${name} must be a positive whole number`);
-    process.exit(2);
-  }
-  return value;
-}
-
 /** The nearest-rank percentile `p` (0–100) of `values`. */
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
