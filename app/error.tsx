@@ -2,6 +2,7 @@
 
 import { RouteError } from "@/components/ui/route-error";
 
-export default function OverviewError({ error, retry }: { error: unknown; retry: () => void }) {
-  return <RouteError error={error} retry={retry} what="the overview" />;
+/** The last resort for a page without an error boundary of its own. */
+export default function RootError({ error, retry }: { error: unknown; retry: () => void }) {
+  return <RouteError error={error} retry={retry} what="this page" />;
 }

@@ -1,7 +1,7 @@
 /**
- * Overview reads. Rollups only, never raw decisions (storage.md): minute buckets from
- * `rollup_minute`, hour and day buckets from `rollup_hour`. Every query is bounded by a bucket
- * range, so it reads `rollup_*_bucket_idx` (or the primary key when a tenant is chosen).
+ * Overview reads. Rollups only, never raw decisions (README, "Storage design"): minute buckets
+ * from `rollup_minute`, hour and day buckets from `rollup_hour`. Every query is bounded by a
+ * bucket range, so it reads `rollup_*_bucket_idx` (or the primary key when a tenant is chosen).
  */
 import "server-only";
 import { MAX_SERIES } from "@/lib/dashboard/series";

@@ -2,11 +2,11 @@ import "server-only";
 import type { Granularity, Period } from "@/lib/dashboard/time-range";
 import { floorToBucket } from "@/lib/dashboard/time-range";
 /**
- * Rollout reads. Totals come from the rollups only (storage.md): `rollup_minute` for windows of
- * minute buckets, `rollup_hour` otherwise, always bounded by a bucket range (the bucket index,
- * or the primary key's (tenant_id, role) prefix when a tenant is chosen). The only raw read is
- * the harmful-drop examples: a few decisions, found through `decisions_ts_idx` inside the one
- * hour that `tool_rollup_hour` says holds a harmful drop of the tool.
+ * Rollout reads. Totals come from the rollups only (README, "Storage design"): `rollup_minute`
+ * for windows of minute buckets, `rollup_hour` otherwise, always bounded by a bucket range (the
+ * bucket index, or the primary key's (tenant_id, role) prefix when a tenant is chosen). The only
+ * raw read is the harmful-drop examples: a few decisions, found through `decisions_ts_idx` inside
+ * the one hour that `tool_rollup_hour` says holds a harmful drop of the tool.
  */
 import { getPool } from "@/lib/db/client";
 import type {
