@@ -1,4 +1,5 @@
 import { formatCount } from "@/lib/dashboard/format";
+import { flaggedIssueKinds } from "@/lib/dashboard/issue-kinds";
 import type { IterationView } from "@/lib/dashboard/trace";
 import { LocalTime } from "../ui/local-time";
 import { StageWaterfall } from "./stage-waterfall";
@@ -7,10 +8,11 @@ import { ToolNames } from "./tool-names";
 function IssueBadges({ view }: { view: IterationView }) {
   return (
     <span className="badges">
-      {view.flags.reinstatement ? <span className="badge badge-warn">reinstatement</span> : null}
-      {view.flags.emptyPalette ? <span className="badge badge-warn">empty palette</span> : null}
-      {view.flags.stageError ? <span className="badge badge-error">stage error</span> : null}
-      {view.flags.harmfulDrop ? <span className="badge badge-error">harmful drop</span> : null}
+      {flaggedIssueKinds(view.flags).map((kind) => (
+        <span key={kind.key} className={`badge badge-${kind.tone}`}>
+          {kind.label}
+        </span>
+      ))}
     </span>
   );
 }

@@ -7,6 +7,7 @@
  * leniently all the same: a record that cannot be read is reported, never a crashed page.
  */
 import { z } from "zod";
+import { hasAnyIssue, type IssueFlags } from "./issue-kinds";
 import type { DecisionRecord, OutcomeRecord } from "./types";
 
 const names = z.array(z.string()).catch([]);
@@ -75,12 +76,7 @@ export interface CalledTool {
   notOffered: boolean;
 }
 
-export interface IterationFlags {
-  reinstatement: boolean;
-  emptyPalette: boolean;
-  stageError: boolean;
-  harmfulDrop: boolean;
-}
+export type IterationFlags = IssueFlags;
 
 export interface IterationView
   extends Pick<
@@ -288,7 +284,7 @@ export function prepareIteration(
     waterfall: buildWaterfall(decision.offered.length, stages, decision.selected.length),
     warnings,
     flags,
-    hasIssues: flags.reinstatement || flags.emptyPalette || flags.stageError || flags.harmfulDrop,
+    hasIssues: hasAnyIssue(flags),
     outcome: {
       reported,
       called,

@@ -7,6 +7,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager } from "@/components/ui/pager";
 import { formatCount } from "@/lib/dashboard/format";
+import { describeIssues, issueTone } from "@/lib/dashboard/issue-kinds";
 import { describePage } from "@/lib/dashboard/pagination";
 import { prepareRunTrace } from "@/lib/dashboard/trace";
 import { readRunId, runsHref, runTraceHref, toSearchString } from "@/lib/dashboard/url";
@@ -34,22 +35,6 @@ interface Props {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const runId = readRunId((await params).runId);
   return { title: `Run ${runId.slice(0, 60)}` };
-}
-
-function markLabel(mark: {
-  reinstatement: boolean;
-  emptyPalette: boolean;
-  stageError: boolean;
-  harmfulDrop: boolean;
-}): string {
-  return [
-    mark.reinstatement ? "reinstatement" : null,
-    mark.emptyPalette ? "empty palette" : null,
-    mark.stageError ? "stage error" : null,
-    mark.harmfulDrop ? "harmful drop" : null,
-  ]
-    .filter(Boolean)
-    .join(", ");
 }
 
 export default async function RunTracePage({ params, searchParams }: Props) {
@@ -186,8 +171,8 @@ export default async function RunTracePage({ params, searchParams }: Props) {
                     href={`${runTraceHref(tenant, runId, {
                       page: Math.floor(mark.position / TRACE_PAGE_SIZE) + 1,
                     })}#iteration-${mark.iteration}`}
-                    title={markLabel(mark)}
-                    className={mark.harmfulDrop || mark.stageError ? "is-error" : "is-warn"}
+                    title={describeIssues(mark)}
+                    className={`is-${issueTone(mark)}`}
                   >
                     #{mark.iteration}
                   </Link>

@@ -4,13 +4,10 @@
  * thousands of iterations costs no more than one with fifty.
  */
 import "server-only";
+import { DECISION_HAS_ISSUES, ISSUE_KINDS, type IssueFlags } from "@/lib/dashboard/issue-kinds";
 import type { DecisionRecord, OutcomeRecord } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
 import { expandTrace } from "@/lib/db/stored-trace";
-
-/** Decisions that carry something worth a look: a warning, a stage error or a harmful drop. */
-const HAS_ISSUES = `(reinstatements > 0 OR empty_palette_warnings > 0 OR stage_errors > 0
-  OR cardinality(harmful_tools) > 0)`;
 
 export interface RunDecisionsPage {
   offset: number;
@@ -36,7 +33,7 @@ export async function listRunDecisions(
             stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome",
             coalesce(called, '{}') AS called, coalesce(harmful_tools, '{}') AS "harmfulTools"
        FROM decisions
-      WHERE tenant_id = $1 AND run_id = $2 ${page.issuesOnly ? `AND ${HAS_ISSUES}` : ""}
+      WHERE tenant_id = $1 AND run_id = $2 ${page.issuesOnly ? `AND ${DECISION_HAS_ISSUES}` : ""}
       ORDER BY iteration, ts, id
      OFFSET $3 LIMIT $4`,
     [tenantId, runId, page.offset, page.limit],
@@ -56,7 +53,7 @@ export async function countRunDecisionsWithIssues(
 ): Promise<number> {
   const { rows } = await getPool().query<{ count: number }>(
     `SELECT count(*) AS count FROM decisions
-      WHERE tenant_id = $1 AND run_id = $2 AND ${HAS_ISSUES}`,
+      WHERE tenant_id = $1 AND run_id = $2 AND ${DECISION_HAS_ISSUES}`,
     [tenantId, runId],
   );
   return rows[0]?.count ?? 0;
@@ -90,15 +87,17 @@ export async function listRunOutcomes(
   return rows.map((row) => ({ ...row, ts: row.ts.toISOString() }));
 }
 
-export interface IterationMark {
+export interface IterationMark extends IssueFlags {
   /** Position of the decision in iteration order (0-based), to find its page. */
   position: number;
   iteration: number;
-  reinstatement: boolean;
-  emptyPalette: boolean;
-  stageError: boolean;
-  harmfulDrop: boolean;
 }
+
+/** `<predicate> AS "<key>"` per issue kind, and the keys, for `listRunIssueMarks`. */
+const ISSUE_FLAG_COLUMNS = ISSUE_KINDS.map(
+  (kind) => `${kind.decisionPredicate} AS "${kind.key}"`,
+).join(", ");
+const ISSUE_FLAG_NAMES = ISSUE_KINDS.map((kind) => `"${kind.key}"`);
 
 /** The run's iterations that have an issue, with their position (to link to their page). */
 export async function listRunIssueMarks(
@@ -107,15 +106,11 @@ export async function listRunIssueMarks(
   limit = 200,
 ): Promise<IterationMark[]> {
   const { rows } = await getPool().query<IterationMark>(
-    `SELECT position, iteration, reinstatement, "emptyPalette", "stageError", "harmfulDrop"
+    `SELECT position, iteration, ${ISSUE_FLAG_NAMES.join(", ")}
        FROM (SELECT (row_number() OVER (ORDER BY iteration, ts, id) - 1)::int AS position,
-                    iteration,
-                    reinstatements > 0 AS reinstatement,
-                    empty_palette_warnings > 0 AS "emptyPalette",
-                    stage_errors > 0 AS "stageError",
-                    cardinality(harmful_tools) > 0 AS "harmfulDrop"
+                    iteration, ${ISSUE_FLAG_COLUMNS}
                FROM decisions WHERE tenant_id = $1 AND run_id = $2) d
-      WHERE reinstatement OR "emptyPalette" OR "stageError" OR "harmfulDrop"
+      WHERE ${ISSUE_FLAG_NAMES.join(" OR ")}
       ORDER BY position
       LIMIT $3`,
     [tenantId, runId, limit],

@@ -8,6 +8,7 @@
  * Every order ends with (tenant_id, run_id), so pages are stable.
  */
 import "server-only";
+import { runHasIssuesFor } from "@/lib/dashboard/issue-kinds";
 import type { Period } from "@/lib/dashboard/time-range";
 import type { RunRow } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
@@ -78,10 +79,8 @@ function conditionsFor(params: SqlParams, filter: RunsFilter): string[] {
   if (filter.runIdPrefix) {
     conditions.push(`run_id LIKE ${params.add(likePrefix(filter.runIdPrefix))}`);
   }
-  if (filter.withWarnings) {
-    conditions.push("(reinstatements > 0 OR empty_palette_warnings > 0 OR stage_errors > 0)");
-  }
-  if (filter.withHarmfulDrops) conditions.push("harmful_drops > 0");
+  if (filter.withWarnings) conditions.push(runHasIssuesFor("warnings"));
+  if (filter.withHarmfulDrops) conditions.push(runHasIssuesFor("harmful"));
   return conditions;
 }
 
