@@ -17,6 +17,18 @@ describe("escapeCsvField", () => {
     expect(escapeCsvField("=a,b")).toBe(`"'=a,b"`);
   });
 
+  it("neutralises a formula after leading whitespace", () => {
+    expect(escapeCsvField(" =1+1")).toBe("' =1+1");
+    expect(escapeCsvField("   +1")).toBe("'   +1");
+    expect(escapeCsvField("\t-2")).toBe("'\t-2");
+    expect(escapeCsvField("\u00a0@sum")).toBe("'\u00a0@sum");
+    expect(escapeCsvField("\ufeff=cmd")).toBe("'\ufeff=cmd");
+    expect(escapeCsvField("\n=x")).toBe(`"'\n=x"`);
+    expect(escapeCsvField(" \t")).toBe(" \t");
+    expect(escapeCsvField("search docs")).toBe("search docs");
+    expect(escapeCsvField(" a=b")).toBe(" a=b");
+  });
+
   it("writes numbers, booleans and empties as they are", () => {
     expect(escapeCsvField(-12)).toBe("-12");
     expect(escapeCsvField(1.5)).toBe("1.5");

@@ -1,8 +1,9 @@
 /**
  * CSV for the table downloads (RFC 4180: CRLF line ends, fields quoted when they contain a
  * comma, quote or line break). Tool names, run ids and roles come from agents, so a cell that a
- * spreadsheet would read as a formula (starting with =, +, -, @, tab or carriage return) is
- * prefixed with a single quote.
+ * spreadsheet would read as a formula is prefixed with a single quote: one starting with =, +,
+ * -, @, tab or carriage return, also after leading whitespace (some spreadsheets skip it before
+ * evaluating).
  */
 
 export interface CsvColumn<T> {
@@ -10,7 +11,8 @@ export interface CsvColumn<T> {
   value: (row: T) => string | number | boolean | null | undefined | readonly string[];
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** `\s` covers spaces, tabs, line breaks, no-break and other Unicode spaces and the BOM. */
+const FORMULA_START = /^(?:\s*[=+\-@]|[\t\r])/;
 
 /** One field, escaped and neutralised. Numbers are written as they are. */
 export function escapeCsvField(value: string | number | boolean | null | undefined): string {
