@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { formatCount } from "@/lib/dashboard/format";
 import { formatRate } from "@/lib/rollouts/format";
-import type { ToolLine } from "@/lib/rollouts/tools";
+import type { ToolLine } from "@/lib/tools/tool-lines";
 import { createDataColumnHelper } from "../data-table/data-table";
 
 /** A tool line with the link to the decisions that dropped it harmfully. */

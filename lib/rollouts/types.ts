@@ -1,6 +1,6 @@
 /**
- * Shapes the rollout and tool queries return and the pure preparation functions consume. They
- * live here so the preparation code and its tests never import the database.
+ * Shapes the rollout queries return and the pure preparation functions consume. They live here
+ * so the preparation code and its tests never import the database.
  */
 
 /** Sums over rollup rows for one cohort; every rate and mean is derived from these. */
@@ -97,16 +97,4 @@ export interface HarmfulDropExample {
   iteration: number;
   /** ISO instant. */
   ts: string;
-}
-
-/** Per-tool totals of the tools page (from `tool_rollup_hour`). */
-export interface ToolUsageRow {
-  tool: string;
-  offered: number;
-  selected: number;
-  dropped: number;
-  called: number;
-  harmfulDrops: number;
-  /** Estimated tokens saved by dropping this tool (its share of each decision's estimate). */
-  droppedTokens: number;
 }

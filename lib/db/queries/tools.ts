@@ -5,8 +5,8 @@ import { ceilToBucket, floorToBucket, type Period } from "@/lib/dashboard/time-r
  * rollup resolves time to UTC hours, so a window is widened to whole hours.
  */
 import { getPool } from "@/lib/db/client";
-import type { ToolUsageRow } from "@/lib/rollouts/types";
 import type { RoutingMode } from "@/lib/schemas/events";
+import type { ToolUsageRow } from "@/lib/tools/types";
 import { SqlParams, whereClause } from "./sql";
 
 export interface ToolFilter {

@@ -1,9 +1,9 @@
 import { csvFileName, csvResponseHeaders, toCsv } from "@/lib/dashboard/csv";
 import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
 import { sumToolUsage } from "@/lib/db/queries/tools";
-import { defaultToolsDirection, prepareToolLines, toolsCsvColumns } from "@/lib/rollouts/tools";
 import { parseSearchParams } from "@/lib/schemas/dashboard";
 import { toolsSearchSchema } from "@/lib/schemas/tools";
+import { defaultToolsDirection, prepareToolLines, toolsCsvColumns } from "@/lib/tools/tool-lines";
 
 export const dynamic = "force-dynamic";
 

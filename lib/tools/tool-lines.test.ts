@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toCsv } from "@/lib/dashboard/csv";
-import { prepareToolLines, toolsCsvColumns } from "./tools";
+import { prepareToolLines, toolsCsvColumns } from "./tool-lines";
 import type { ToolUsageRow } from "./types";
 
 const row = (tool: string, values: Partial<ToolUsageRow>): ToolUsageRow => ({
