@@ -12,8 +12,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: "unit",
-          include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // React components rendered into a DOM (happy-dom) and read through Testing Library.
+          name: "component",
+          include: ["components/**/*.test.{ts,tsx}"],
+          environment: "happy-dom",
+          setupFiles: ["tests/support/component-setup.ts"],
         },
       },
       {
