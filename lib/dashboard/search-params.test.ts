@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   overviewSearchSchema,
   parseSearchParams,
+  readSearchParams,
+  runExportSearchSchema,
   runsSearchSchema,
   runTraceSearchSchema,
 } from "@/lib/schemas/dashboard";
@@ -74,5 +76,71 @@ describe("runTraceSearchSchema", () => {
       page: 2,
       issues: true,
     });
+  });
+});
+
+describe("values PostgreSQL or JavaScript dates cannot hold", () => {
+  it("pages drop text with NUL and dates outside the instant window", () => {
+    const parsed = parseSearchParams(
+      runsSearchSchema,
+      new URLSearchParams(
+        "tenant=a%00b&role=r%00&q=%00&range=custom&from=-271821-04-20T00:00:00Z&to=2026-01-01T00:00:00Z",
+      ),
+    );
+    expect(parsed).toMatchObject({ range: "custom", from: undefined, to: "2026-01-01T00:00:00Z" });
+    expect(parsed.tenant).toBeUndefined();
+    expect(parsed.role).toBeUndefined();
+    expect(parsed.q).toBeUndefined();
+    for (const from of [
+      "+275760-09-13T00:00:00Z",
+      "0000-01-01T00:00:00Z",
+      "1969-12-31T23:59:59Z",
+    ]) {
+      expect(
+        parseSearchParams(overviewSearchSchema, { range: "custom", from }).from,
+      ).toBeUndefined();
+    }
+    expect(
+      parseSearchParams(overviewSearchSchema, { range: "custom", from: "1970-01-01T00:00:00Z" })
+        .from,
+    ).toBe("1970-01-01T00:00:00Z");
+  });
+
+  it("exports refuse them, naming the parameter and the rule", () => {
+    const tenant = readSearchParams(runsSearchSchema, new URLSearchParams("tenant=a%00b"));
+    expect(tenant).toEqual({
+      ok: false,
+      message: "Invalid query parameter tenant: must not contain NUL (%00)",
+    });
+    const from = readSearchParams(
+      overviewSearchSchema,
+      new URLSearchParams("range=custom&from=-271821-04-20T00:00:00Z&sort=nope"),
+    );
+    expect(from.ok).toBe(false);
+    if (!from.ok) {
+      expect(from.message).toContain(
+        "from: expected an ISO-8601 date and time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z",
+      );
+      expect(from.message).toContain("sort: ");
+    }
+    expect(readSearchParams(runExportSearchSchema, new URLSearchParams("runId=r1"))).toEqual({
+      ok: false,
+      message: "Invalid query parameter tenant: required",
+    });
+  });
+
+  it("reads repeated parameters as a page does: the first one", () => {
+    const read = readSearchParams(runsSearchSchema, new URLSearchParams("tenant=a&tenant=b%00"));
+    expect(read).toMatchObject({ ok: true, data: { tenant: "a" } });
+  });
+
+  it("reads flags written as 0, false or off as off", () => {
+    for (const value of ["0", "false", "off"]) {
+      expect(readSearchParams(runsSearchSchema, { warnings: value })).toMatchObject({
+        ok: true,
+        data: { warnings: false },
+      });
+    }
+    expect(parseSearchParams(runsSearchSchema, { warnings: "on" }).warnings).toBe(true);
   });
 });

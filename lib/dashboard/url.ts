@@ -2,7 +2,12 @@
  * Links that carry the dashboard's URL state. A parsed state is written back with its defaults
  * left out, so links stay short and a default is never pinned into a shared URL.
  */
-import type { OverviewSearch, RunsSearch, RunTraceSearch } from "@/lib/schemas/dashboard";
+import {
+  type OverviewSearch,
+  type RunsSearch,
+  type RunTraceSearch,
+  runIdSchema,
+} from "@/lib/schemas/dashboard";
 
 type Value = string | number | boolean | null | undefined;
 
@@ -83,11 +88,16 @@ export function runTraceHref(
   )}`;
 }
 
-/** The run id from the path segment (Next.js hands it over still percent-encoded). */
-export function readRunId(segment: string): string {
+/**
+ * The run id from the path segment (Next.js hands it over still percent-encoded), or null when
+ * no stored run can have it (not valid percent-encoding, empty, too long, or containing NUL).
+ */
+export function readRunId(segment: string): string | null {
+  let decoded: string;
   try {
-    return decodeURIComponent(segment);
+    decoded = decodeURIComponent(segment);
   } catch {
-    return segment;
+    return null;
   }
+  return runIdSchema.safeParse(decoded).success ? decoded : null;
 }

@@ -1,10 +1,14 @@
 /**
  * The dashboard's URL state (SPEC §5): every filter, sort and page lives in `searchParams` and
- * is parsed here. A malformed parameter falls back to its default instead of failing the page,
- * so a hand-edited or outdated link still opens something sensible.
+ * is parsed here. Each schema states its rules and defaults once; two readers use it:
+ *
+ * - pages (`parseSearchParams`): a malformed parameter falls back to its default instead of
+ *   failing the page, so a hand-edited or outdated link still opens something sensible;
+ * - exports and APIs (`readSearchParams`): a malformed parameter is refused with a message
+ *   naming it and the rule it broke (400).
  */
 import { z } from "zod";
-import { ROUTING_MODES } from "@/lib/schemas/events";
+import { LIMITS, ROUTING_MODES } from "@/lib/schemas/events";
 
 /** Presets of the time-range filter; `custom` reads `from` and `to`. */
 export const RANGE_PRESETS = ["1h", "24h", "7d", "30d"] as const;
@@ -20,6 +24,16 @@ export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 /** Longest custom range the overview accepts (a year of day buckets). */
 export const MAX_CUSTOM_RANGE_DAYS = 366;
 
+/**
+ * Instants a URL may name: PostgreSQL stores timestamps from 4713 BC, JavaScript dates reach
+ * ±275,760 years, and a range's previous period reaches one range further back; this window
+ * keeps every derived instant valid in both.
+ */
+export const EARLIEST_INSTANT = "1970-01-01T00:00:00Z";
+export const LATEST_INSTANT = "9999-12-31T23:59:59Z";
+const EARLIEST_MS = Date.parse(EARLIEST_INSTANT);
+const LATEST_MS = Date.parse(LATEST_INSTANT);
+
 /** Raw `searchParams` as Next.js hands them to a page. */
 export type RawSearchParams = Record<string, string | string[] | undefined>;
 
@@ -29,7 +43,7 @@ function firstValue(value: unknown): unknown {
   return single === "" ? undefined : single;
 }
 
-/** A query parameter: first value, trimmed, absent when empty, default when invalid. */
+/** A query parameter: first value, trimmed, absent when empty. */
 export function param<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => {
     const single = firstValue(value);
@@ -39,24 +53,42 @@ export function param<T extends z.ZodType>(schema: T) {
 
 export const instant = z
   .string()
-  .max(40)
-  .refine((value) => Number.isFinite(Date.parse(value)), "expected an ISO-8601 date and time");
+  .max(40, "at most 40 characters")
+  .refine((value) => {
+    const ms = Date.parse(value);
+    return Number.isFinite(ms) && ms >= EARLIEST_MS && ms <= LATEST_MS;
+  }, `expected an ISO-8601 date and time from ${EARLIEST_INSTANT} to ${LATEST_INSTANT}`);
 
-export const optionalText = (max: number) => param(z.string().max(max).optional().catch(undefined));
+/**
+ * Text matched against stored values. PostgreSQL text cannot hold NUL, so no stored tenant,
+ * role, run id or tool name contains one (and a query carrying one would fail).
+ */
+export const text = (max: number) =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined ? "required" : "expected text"),
+    })
+    .max(max, `at most ${max} characters`)
+    .refine((value) => !value.includes("\0"), "must not contain NUL (%00)");
+
+export const optionalText = (max: number) => param(text(max).optional());
+export const tenantParam = optionalText(100);
+export const roleParam = optionalText(LIMITS.label);
+const FLAG_VALUES = { "1": true, true: true, on: true, "0": false, false: false, off: false };
 const flag = param(
   z
-    .enum(["1", "true", "on"])
+    .enum(Object.keys(FLAG_VALUES) as [keyof typeof FLAG_VALUES])
     .optional()
-    .catch(undefined)
-    .transform((value) => value !== undefined),
+    .transform((value) => (value === undefined ? false : FLAG_VALUES[value])),
 );
-const live = param(z.enum(LIVE_INTERVALS).optional().catch(undefined));
-export const mode = param(z.enum(ROUTING_MODES).optional().catch(undefined));
-const direction = param(z.enum(SORT_DIRECTIONS).optional().catch(undefined));
+const live = param(z.enum(LIVE_INTERVALS).optional());
+export const mode = param(z.enum(ROUTING_MODES).optional());
+export const direction = param(z.enum(SORT_DIRECTIONS).optional());
 
-const rangeFields = {
-  from: param(instant.optional().catch(undefined)),
-  to: param(instant.optional().catch(undefined)),
+/** The bounds of a custom range (read when `range` is `custom`). */
+export const customRangeFields = {
+  from: param(instant.optional()),
+  to: param(instant.optional()),
 };
 
 /** Columns the overview's tenant × role breakdown can be sorted by. */
@@ -79,13 +111,13 @@ export type SplitKey = (typeof SPLIT_KEYS)[number];
 
 /** `/` — the overview. */
 export const overviewSearchSchema = z.object({
-  range: param(z.enum([...RANGE_PRESETS, "custom"]).catch("24h")).default("24h"),
-  ...rangeFields,
-  tenant: optionalText(100),
-  role: optionalText(200),
+  range: param(z.enum([...RANGE_PRESETS, "custom"])).default("24h"),
+  ...customRangeFields,
+  tenant: tenantParam,
+  role: roleParam,
   mode,
-  split: param(z.enum(SPLIT_KEYS).catch("tenant")).default("tenant"),
-  sort: param(z.enum(BREAKDOWN_SORT_KEYS).catch("decisions")).default("decisions"),
+  split: param(z.enum(SPLIT_KEYS)).default("tenant"),
+  sort: param(z.enum(BREAKDOWN_SORT_KEYS)).default("decisions"),
   dir: direction,
   live,
 });
@@ -112,26 +144,28 @@ export const DEFAULT_RUN_PAGE_SIZE = 50;
 /** Deepest page a URL may ask for; deeper requests are clamped. */
 export const MAX_PAGE = 100_000;
 
-const page = param(z.coerce.number().int().min(1).max(MAX_PAGE).catch(1)).default(1);
+const page = param(z.coerce.number().int().min(1).max(MAX_PAGE)).default(1);
 
 /** `/runs` — the runs browser. `range` defaults to all time. */
 export const runsSearchSchema = z.object({
-  range: param(z.enum(["all", ...RANGE_PRESETS, "custom"]).catch("all")).default("all"),
-  ...rangeFields,
-  tenant: optionalText(100),
-  role: optionalText(200),
+  range: param(z.enum(["all", ...RANGE_PRESETS, "custom"])).default("all"),
+  ...customRangeFields,
+  tenant: tenantParam,
+  role: roleParam,
   mode,
-  q: optionalText(200),
+  q: optionalText(LIMITS.runId),
   warnings: flag,
   harmful: flag,
-  sort: param(z.enum(RUN_SORT_KEYS).catch("lastSeen")).default("lastSeen"),
+  sort: param(z.enum(RUN_SORT_KEYS)).default("lastSeen"),
   dir: direction,
   page,
   size: param(
     z.coerce
       .number()
-      .refine((value) => (RUN_PAGE_SIZES as readonly number[]).includes(value))
-      .catch(DEFAULT_RUN_PAGE_SIZE),
+      .refine(
+        (value) => (RUN_PAGE_SIZES as readonly number[]).includes(value),
+        `expected one of ${RUN_PAGE_SIZES.join(", ")}`,
+      ),
   ).default(DEFAULT_RUN_PAGE_SIZE),
   live,
 });
@@ -142,27 +176,66 @@ export const TRACE_PAGE_SIZE = 25;
 
 /** `/runs/[runId]` — one run's decision trace. */
 export const runTraceSearchSchema = z.object({
-  tenant: optionalText(100),
+  tenant: tenantParam,
   page,
   issues: flag,
 });
 export type RunTraceSearch = z.infer<typeof runTraceSearchSchema>;
 
-/** Parses raw `searchParams` with one of the schemas above; never throws. */
-export function parseSearchParams<T extends z.ZodType>(
-  schema: T,
-  raw: RawSearchParams | URLSearchParams,
-): z.infer<T> {
-  const record: Record<string, unknown> =
-    raw instanceof URLSearchParams ? Object.fromEntries(raw.entries()) : raw;
-  const result = schema.safeParse(record);
-  if (result.success) return result.data;
-  // Every field carries a `.catch`, so this only happens if a schema above is changed carelessly.
-  return schema.parse({});
-}
-
 /** `/api/export/run` — one run's iterations as CSV. */
 export const runExportSearchSchema = z.object({
-  tenant: z.string().min(1).max(100),
-  runId: z.string().min(1).max(200),
+  tenant: param(text(100)),
+  runId: param(text(LIMITS.runId)),
 });
+export type RunExportSearch = z.infer<typeof runExportSearchSchema>;
+
+/** A run id as it can be stored (the path segment of `/runs/[runId]`, once decoded). */
+export const runIdSchema = text(LIMITS.runId).min(1, "must not be empty");
+
+type SearchInput = RawSearchParams | URLSearchParams;
+
+/** A plain record; a repeated parameter becomes a list, as in the `searchParams` of a page. */
+function toRecord(raw: SearchInput): Record<string, unknown> {
+  if (!(raw instanceof URLSearchParams)) return raw;
+  const record: Record<string, string | string[]> = {};
+  for (const key of new Set(raw.keys())) {
+    const values = raw.getAll(key);
+    record[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return record;
+}
+
+/**
+ * Parses a page's `searchParams`; never throws. A parameter that breaks its rule is cleared,
+ * so it takes its default (every field of these schemas has one or is optional).
+ */
+export function parseSearchParams<T extends z.ZodType>(schema: T, raw: SearchInput): z.infer<T> {
+  const record = toRecord(raw);
+  const result = schema.safeParse(record);
+  if (result.success) return result.data;
+  const cleared = { ...record };
+  for (const issue of result.error.issues) {
+    const key = issue.path[0];
+    if (typeof key === "string") cleared[key] = undefined;
+  }
+  const retried = schema.safeParse(cleared);
+  return retried.success ? retried.data : schema.parse({});
+}
+
+export type SearchReadResult<T> = { ok: true; data: T } | { ok: false; message: string };
+
+/** Parses an export's or API's query strictly: the first broken rule of each parameter. */
+export function readSearchParams<T extends z.ZodType>(
+  schema: T,
+  raw: SearchInput,
+): SearchReadResult<z.infer<T>> {
+  const result = schema.safeParse(toRecord(raw));
+  if (result.success) return { ok: true, data: result.data };
+  const byParameter = new Map<string, string>();
+  for (const issue of result.error.issues) {
+    const name = issue.path.map(String).join(".") || "query";
+    if (!byParameter.has(name)) byParameter.set(name, issue.message);
+  }
+  const parts = [...byParameter].map(([name, message]) => `${name}: ${message}`);
+  return { ok: false, message: `Invalid query parameter ${parts.join("; ")}` };
+}

@@ -1,9 +1,17 @@
 /**
  * URL state of the rollouts page (`/rollouts`). As on the other dashboard pages, a malformed
- * parameter falls back to its default instead of failing the page.
+ * parameter falls back to its default.
  */
 import { z } from "zod";
-import { instant, mode, optionalText, param, RANGE_PRESETS } from "@/lib/schemas/dashboard";
+import {
+  customRangeFields,
+  mode,
+  optionalText,
+  param,
+  RANGE_PRESETS,
+  roleParam,
+  tenantParam,
+} from "@/lib/schemas/dashboard";
 
 /** Default harmful-drop threshold of the verdict, in percent. */
 export const DEFAULT_THRESHOLD_PERCENT = 1;
@@ -18,19 +26,14 @@ export const NO_CONFIG_VERSION_TOKEN = "(none)";
 
 /** `/rollouts`: the window, the tenant and role, the verdict threshold, the config pair. */
 export const rolloutsSearchSchema = z.object({
-  range: param(z.enum([...RANGE_PRESETS, "custom"]).catch("7d")).default("7d"),
-  from: param(instant.optional().catch(undefined)),
-  to: param(instant.optional().catch(undefined)),
-  tenant: optionalText(100),
-  role: optionalText(200),
+  range: param(z.enum([...RANGE_PRESETS, "custom"])).default("7d"),
+  ...customRangeFields,
+  tenant: tenantParam,
+  role: roleParam,
   /** Harmful-drop threshold of the verdict, in percent (1 = 1%). */
-  threshold: param(
-    z.coerce
-      .number()
-      .min(MIN_THRESHOLD_PERCENT)
-      .max(MAX_THRESHOLD_PERCENT)
-      .catch(DEFAULT_THRESHOLD_PERCENT),
-  ).default(DEFAULT_THRESHOLD_PERCENT),
+  threshold: param(z.coerce.number().min(MIN_THRESHOLD_PERCENT).max(MAX_THRESHOLD_PERCENT)).default(
+    DEFAULT_THRESHOLD_PERCENT,
+  ),
   /** Config versions compared before vs after (tokens: the version, or the no-version token). */
   before: optionalText(200),
   after: optionalText(200),

@@ -1,16 +1,20 @@
 /**
  * URL state of the tools page (`/tools`). As on the other dashboard pages, a malformed parameter
- * falls back to its default instead of failing the page.
+ * falls back to its default on the page and is refused by its export (see
+ * `lib/schemas/dashboard.ts`).
  */
 import { z } from "zod";
 import {
-  instant,
+  customRangeFields,
+  direction,
   mode,
   optionalText,
   param,
   RANGE_PRESETS,
-  SORT_DIRECTIONS,
+  roleParam,
+  tenantParam,
 } from "@/lib/schemas/dashboard";
+import { LIMITS } from "@/lib/schemas/events";
 
 /** Columns the tools table can be sorted by. */
 export const TOOL_SORT_KEYS = [
@@ -26,15 +30,14 @@ export type ToolSortKey = (typeof TOOL_SORT_KEYS)[number];
 
 /** `/tools`: per-tool counts for a window, tenant, role and mode; `tool` opens its examples. */
 export const toolsSearchSchema = z.object({
-  range: param(z.enum([...RANGE_PRESETS, "custom"]).catch("24h")).default("24h"),
-  from: param(instant.optional().catch(undefined)),
-  to: param(instant.optional().catch(undefined)),
-  tenant: optionalText(100),
-  role: optionalText(200),
+  range: param(z.enum([...RANGE_PRESETS, "custom"])).default("24h"),
+  ...customRangeFields,
+  tenant: tenantParam,
+  role: roleParam,
   mode,
-  sort: param(z.enum(TOOL_SORT_KEYS).catch("harmfulDrops")).default("harmfulDrops"),
-  dir: param(z.enum(SORT_DIRECTIONS).optional().catch(undefined)),
+  sort: param(z.enum(TOOL_SORT_KEYS)).default("harmfulDrops"),
+  dir: direction,
   /** The tool whose harmful-drop examples are listed. */
-  tool: optionalText(200),
+  tool: optionalText(LIMITS.toolName),
 });
 export type ToolsSearch = z.infer<typeof toolsSearchSchema>;

@@ -15,6 +15,6 @@ export default async function RunLayout({
   params: Promise<{ runId: string }>;
 }) {
   const runId = readRunId((await params).runId);
-  if ((await listTenantsOfRun(runId)).length === 0) notFound();
+  if (runId === null || (await listTenantsOfRun(runId)).length === 0) notFound();
   return children;
 }

@@ -34,11 +34,12 @@ interface Props {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const runId = readRunId((await params).runId);
-  return { title: `Run ${runId.slice(0, 60)}` };
+  return { title: runId === null ? "Run not found" : `Run ${runId.slice(0, 60)}` };
 }
 
 export default async function RunTracePage({ params, searchParams }: Props) {
   const runId = readRunId((await params).runId);
+  if (runId === null) notFound();
   const search = parseSearchParams(runTraceSearchSchema, await searchParams);
 
   let tenantId = search.tenant;
