@@ -8,3 +8,6 @@ export function percentile(values: number[], p: number): number {
 
 /** The ingest load process prints this line when its warm-up is over and the timed run begins. */
 export const TIMED_RUN_STARTS = "timed run starts";
+
+/** The hostile-load probe process prints this line once it is warm and ready to measure. */
+export const PROBE_READY = "probe ready";
