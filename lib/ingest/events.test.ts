@@ -49,6 +49,32 @@ describe("checkEvent", () => {
     );
   });
 
+  it("refuses timestamps outside the window and dropped_tokens past its bound, naming the rule", () => {
+    const message = (event: unknown) => {
+      const result = checkEvent(event, 0, "t");
+      return result.ok ? "accepted" : result.error.message;
+    };
+    expect(message(decisionEvent({ timestamp: "1999-12-31T23:59:59.999Z" }))).toBe(
+      "batch[0].timestamp: must not be before 2000-01-01T00:00:00Z",
+    );
+    expect(message(outcomeEvent({ timestamp: "0001-01-01T00:00:00+01:00" }))).toBe(
+      "batch[0].timestamp: must not be before 2000-01-01T00:00:00Z",
+    );
+    expect(message(decisionEvent({ timestamp: "9999-12-31T23:59:59-01:00" }))).toMatch(
+      /^batch\[0\]\.timestamp: must not be more than 24 h ahead of the server clock \(now \d{4}-/,
+    );
+    expect(message(decisionEvent({ timestamp: "2000-01-01T00:00:00Z" }))).toBe("accepted");
+    const soon = new Date(Date.now() + 23 * 3_600_000).toISOString();
+    expect(message(decisionEvent({ timestamp: soon }))).toBe("accepted");
+    expect(message(decisionEvent({ dropped_tokens: 1_000_000_000 }))).toBe("accepted");
+    expect(message(decisionEvent({ dropped_tokens: 1_000_000_001 }))).toBe(
+      "batch[0].dropped_tokens: at most 1000000000",
+    );
+    expect(message(decisionEvent({ timestamp: "2026-02-30T12:00:00Z" }))).toBe(
+      "batch[0].timestamp: expected ISO-8601 timestamp with offset, e.g. 2026-01-31T12:00:00Z",
+    );
+  });
+
   it("allows the NUL separators of a palette identity", () => {
     expect(checkEvent(decisionEvent({ palette_identity: "a\u0000b\u0001!a" }), 0, "t").ok).toBe(
       true,

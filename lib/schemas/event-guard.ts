@@ -89,7 +89,6 @@ export const OUTCOME_FIELDS = new Set([...ENVELOPE_FIELDS, "iteration", "called"
 
 const ACTIONS: ReadonlySet<unknown> = new Set(STAGE_ACTIONS);
 const MODES: ReadonlySet<unknown> = new Set(ROUTING_MODES);
-const INT32_MAX = 2_147_483_647;
 
 function isStageRecord(value: unknown): boolean {
   return (
@@ -145,12 +144,12 @@ function isDecision(value: Fields): boolean {
     onlyKnownKeys(value, DECISION_FIELDS) &&
     hasEnvelope(value) &&
     MODES.has(value.mode) &&
-    isCount(value.iteration, INT32_MAX) &&
-    isCount(value.turn_hop_index, INT32_MAX) &&
+    isCount(value.iteration, LIMITS.count) &&
+    isCount(value.turn_hop_index, LIMITS.count) &&
     isToolNames(value.offered) &&
     isToolNames(value.selected) &&
     (value.forced_choice === null || isToolName(value.forced_choice)) &&
-    isCount(value.dropped_tokens, Number.MAX_SAFE_INTEGER) &&
+    isCount(value.dropped_tokens, LIMITS.droppedTokens) &&
     isEvery(value.trace, LIMITS.traceStages, isStageRecord) &&
     isEvery(value.warnings, LIMITS.warnings, isWarning) &&
     isOptional(value.intent, isIntent) &&
@@ -166,7 +165,7 @@ function isOutcome(value: Fields): boolean {
   return (
     onlyKnownKeys(value, OUTCOME_FIELDS) &&
     hasEnvelope(value) &&
-    isCount(value.iteration, INT32_MAX) &&
+    isCount(value.iteration, LIMITS.count) &&
     isToolNames(value.called) &&
     isOptional(value.error, (v) => isBounded(v, LIMITS.detail)) &&
     !hasUnstorableText(value, NUL_ALLOWED_NOWHERE, true)

@@ -21,7 +21,48 @@ export const LIMITS = {
   label: 200,
   eventsPerBatch: 1_000,
   bodyBytes: 5 * 1024 * 1024,
+  /** `iteration` and `turn_hop_index`: stored as PostgreSQL `int`. */
+  count: 2_147_483_647,
+  /** `dropped_tokens` of one decision: a billion tokens, far beyond any prompt. */
+  droppedTokens: 1_000_000_000,
 } as const;
+
+/*
+ * Why these bounds keep every stored sum in range (prisma/schema.prisma):
+ *
+ * - The rollups and the runs summary sum per-decision values in `bigint` columns (max 2^63 - 1
+ *   ≈ 9.2·10^18); the squares and the per-tool token shares are `float8`, which cannot overflow.
+ * - The largest value one decision adds to any of those sums is `dropped_tokens` ≤ 10^9. The
+ *   others are far smaller: offered / selected tools ≤ 1,000; reinstatements ≤ 64 stages ·
+ *   1,000 names = 64,000; empty-palette warnings and stage errors ≤ 64; harmful drops ≤ 1,000
+ *   (called names); decisions and outcomes 1.
+ * - So a sum overflows only after 9.2·10^18 / 10^9 ≈ 9.2·10^9 decisions, each at the maximum,
+ *   in one rollup row or one run: for an hour bucket 2.5 million decisions a second for an
+ *   hour; for a run, more than 13 days of a server's whole ingest rate (~8,000 decisions/s)
+ *   into that one run. Per-decision columns are `int` and hold each value above as it is.
+ * - Within one transaction (≤ 2,000 events) the in-memory sums stay below 2^53, exact.
+ */
+
+/**
+ * Timestamps Routelens stores: not before 2000-01-01T00:00:00Z and at most a day ahead of the
+ * server clock at the time of the request (allowing for clock skew). The window keeps every
+ * accepted instant storable, and keeps a far-future timestamp from sorting first by "last
+ * seen" forever and never being pruned.
+ */
+export const TIMESTAMP_WINDOW = {
+  earliest: "2000-01-01T00:00:00Z",
+  earliestMs: Date.UTC(2000, 0, 1),
+  aheadMs: 24 * 60 * 60 * 1000,
+} as const;
+
+/** Why an ISO timestamp (as epoch ms) is outside the window at `nowMs`, or null when inside. */
+export function timestampWindowIssue(ms: number, nowMs: number = Date.now()): string | null {
+  if (ms < TIMESTAMP_WINDOW.earliestMs) return `must not be before ${TIMESTAMP_WINDOW.earliest}`;
+  if (ms > nowMs + TIMESTAMP_WINDOW.aheadMs) {
+    return `must not be more than 24 h ahead of the server clock (now ${new Date(nowMs).toISOString()})`;
+  }
+  return null;
+}
 
 /** A palette identity: up to 1,000 names and separators, plus a forced-tool marker. */
 export const PALETTE_IDENTITY_MAX =
@@ -104,7 +145,7 @@ const nonNegativeInt = z
   .number({ error: "expected integer" })
   .int("expected integer")
   .min(0, "must be >= 0")
-  .max(2_147_483_647, "must fit in 32 bits");
+  .max(LIMITS.count, "must fit in 32 bits");
 
 export const ROUTING_MODES = ["observe", "enforce"] as const;
 export const STAGE_ACTIONS = ["abstain", "select", "force", "error"] as const;
@@ -134,13 +175,27 @@ export const intentSchema = z.strictObject({
   matched_tool_keywords: toolNames,
 });
 
-const isoTimestamp = z.iso.datetime({
+const isoTimestampFormat = z.iso.datetime({
   offset: true,
   error: "expected ISO-8601 timestamp with offset, e.g. 2026-01-31T12:00:00Z",
 });
 
-/** The timestamp rule on its own, for the hot-path guard in `event-guard.ts`. */
-export const isIsoTimestamp = (value: string): boolean => isoTimestamp.safeParse(value).success;
+const isoTimestamp = isoTimestampFormat
+  .superRefine((value, ctx) => {
+    const ms = Date.parse(value);
+    // A malformed value is reported by the format rule alone.
+    const issue = Number.isNaN(ms) ? null : timestampWindowIssue(ms);
+    if (issue) ctx.addIssue({ code: "custom", message: issue });
+  })
+  .meta({
+    description: `ISO-8601 with offset. Not before ${TIMESTAMP_WINDOW.earliest} and not more than 24 hours ahead of the server clock when the request arrives; an event outside that window is refused with a per-event 400.`,
+  });
+
+/** The timestamp rules on their own (format and window), for the hot-path guard in `event-guard.ts`. */
+export const isIsoTimestamp = (value: string): boolean => {
+  if (!isoTimestampFormat.safeParse(value).success) return false;
+  return timestampWindowIssue(Date.parse(value)) === null;
+};
 
 const envelopeFields = {
   event_id: nonEmptyString(LIMITS.eventId),
@@ -164,7 +219,10 @@ export const toolRoutingDecisionSchema = z
       .number({ error: "expected integer" })
       .int("expected integer")
       .min(0, "must be >= 0")
-      .max(Number.MAX_SAFE_INTEGER, "too large"),
+      .max(LIMITS.droppedTokens, `at most ${LIMITS.droppedTokens}`)
+      .meta({
+        description: `Estimated prompt tokens saved by the tools routing dropped; at most ${LIMITS.droppedTokens}, so that no stored sum can overflow.`,
+      }),
     trace: z
       .array(stageRecordSchema)
       .max(LIMITS.traceStages, `at most ${LIMITS.traceStages} stages`),

@@ -511,4 +511,16 @@ describe("GET /api/ingest/schema", () => {
     expect(JSON.stringify(schema)).toContain("turn_hop_index");
     expect(schema.properties.batch.maxItems).toBe(1000);
   });
+
+  it("documents the timestamp window and the dropped_tokens bound", async () => {
+    const schema = await (await fetch(`${baseUrl}/api/ingest/schema`)).json();
+    const [decision, outcome] = schema.properties.batch.items.oneOf;
+    for (const event of [decision, outcome]) {
+      expect(event.properties.timestamp.description).toMatch(
+        /Not before 2000-01-01T00:00:00Z and not more than 24 hours ahead of the server clock/,
+      );
+    }
+    expect(decision.properties.dropped_tokens.maximum).toBe(1_000_000_000);
+    expect(decision.properties.dropped_tokens.description).toMatch(/at most 1000000000/);
+  });
 });

@@ -80,6 +80,8 @@ function expectedDefault(field: DmmfField): string {
   }
   if (Array.isArray(value))
     return value.length === 0 ? "empty array" : `array ${JSON.stringify(value)}`;
+  // The DMMF gives a BigInt default as a string ("0"); PostgreSQL stores the number.
+  if (field.type === "BigInt" && typeof value === "string") return `value ${value}`;
   return `value ${JSON.stringify(value)}`;
 }
 
