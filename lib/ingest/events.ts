@@ -14,8 +14,25 @@ import {
 export interface EventError {
   index: number;
   id: string | null;
-  status: 400 | 403;
+  status: 400 | 403 | 422;
   message: string;
+}
+
+/**
+ * A valid event PostgreSQL would not store (reported with 422): the store wrote it alone and
+ * it still failed, while the batch's other events were stored.
+ */
+export function refusedEvent(
+  index: number,
+  item: { row: { event_id: string } },
+  reason: string,
+): EventError {
+  return {
+    index,
+    id: item.row.event_id,
+    status: 422,
+    message: `${formatPath(index, [])}: the database refused to store this event (${reason}). It passed validation, so a value in it is outside a limit the schema does not check yet; it was not stored and would be refused again if sent unchanged. The batch's other events are not affected.`,
+  };
 }
 
 export type CheckedEvent =

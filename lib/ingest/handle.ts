@@ -3,7 +3,7 @@
  * own, store the good ones, and answer 200 (all stored) or 207 with per-event results.
  */
 import { authenticateApiKey } from "@/lib/keys";
-import { checkEvent, type EventError, toDecisionRow, toOutcomeRow } from "./events";
+import { checkEvent, type EventError, refusedEvent, toDecisionRow, toOutcomeRow } from "./events";
 import { bearerToken, checkContentType, parseEnvelope, RequestRejected, readBody } from "./request";
 import { DatabaseUnavailable, isUnavailable, type StoreInput, storeEvents } from "./store";
 
@@ -59,11 +59,15 @@ export async function handleIngest(request: Request): Promise<Response> {
     }
 
     const statuses = await storeEvents(accepted.map((a) => a.item));
+    const successes: IngestResponseBody["successes"] = [];
+    accepted.forEach((a, i) => {
+      const status = statuses[i] ?? "duplicate";
+      if (typeof status === "object") errors.push(refusedEvent(a.index, a.item, status.refused));
+      else successes.push({ id: a.item.row.event_id, status: status === "created" ? 201 : 200 });
+    });
+    errors.sort((a, b) => a.index - b.index);
     const body: IngestResponseBody = {
-      successes: accepted.map((a, i) => ({
-        id: a.item.row.event_id,
-        status: statuses[i] === "created" ? 201 : 200,
-      })),
+      successes,
       errors: errors.map((e) => ({
         id: e.id,
         index: e.index,

@@ -31,8 +31,12 @@ export type StoreInput =
   | { kind: "decision"; row: DecisionRow }
   | { kind: "outcome"; row: OutcomeRow };
 
-/** `created`: stored now. `duplicate`: this tenant already had the event id; nothing stored. */
-export type StoreStatus = "created" | "duplicate";
+/**
+ * `created`: stored now. `duplicate`: this tenant already had the event id; nothing stored.
+ * `refused`: PostgreSQL would not store this event (a value validation let through); nothing
+ * of it was stored, and `reason` says why in PostgreSQL's words.
+ */
+export type StoreStatus = "created" | "duplicate" | { refused: string };
 
 export class DatabaseUnavailable extends Error {
   override name = "DatabaseUnavailable";
@@ -79,20 +83,96 @@ async function drain(w: Writer): Promise<void> {
         group.push(next);
         size += next.items.length;
       }
-      try {
-        const statuses = await writeWithRetry(group.flatMap((p) => p.items));
-        let offset = 0;
-        for (const pending of group) {
-          pending.resolve(statuses.slice(offset, offset + pending.items.length));
-          offset += pending.items.length;
-        }
-      } catch (error) {
-        for (const pending of group) pending.reject(error);
-      }
+      await writeGroup(group);
     }
   } finally {
     w.active -= 1;
   }
+}
+
+/**
+ * Writes a group in one transaction. If that fails for any reason but an unavailable database,
+ * no request fails on account of another: each request is written alone, and a request that
+ * PostgreSQL still refuses is written an event at a time (`writeIsolated`).
+ */
+async function writeGroup(group: Pending[]): Promise<void> {
+  let statuses: StoreStatus[];
+  try {
+    statuses = await writeWithRetry(group.flatMap((p) => p.items));
+  } catch (error) {
+    if (error instanceof DatabaseUnavailable) {
+      for (const pending of group) pending.reject(error);
+    } else if (group.length === 1) {
+      // The request was alone already: go straight to its events.
+      const [pending] = group as [Pending];
+      await settle(pending, () => writeEachAlone(pending.items, error));
+    } else {
+      for (const pending of group) await settle(pending, () => writeIsolated(pending.items));
+    }
+    return;
+  }
+  let offset = 0;
+  for (const pending of group) {
+    pending.resolve(statuses.slice(offset, offset + pending.items.length));
+    offset += pending.items.length;
+  }
+}
+
+async function settle(pending: Pending, write: () => Promise<StoreStatus[]>): Promise<void> {
+  try {
+    pending.resolve(await write());
+  } catch (error) {
+    pending.reject(error);
+  }
+}
+
+/** Writes `items` in one transaction; if PostgreSQL refuses it, each item in a transaction of its own. */
+async function writeIsolated(items: StoreInput[]): Promise<StoreStatus[]> {
+  try {
+    return await writeWithRetry(items);
+  } catch (error) {
+    return writeEachAlone(items, error);
+  }
+}
+
+/**
+ * After `items` together failed with `error`: one transaction per item, in order (so the first
+ * of two events with one id is the one stored). An item PostgreSQL refuses on its own is
+ * reported as refused; its neighbours are stored exactly once.
+ */
+async function writeEachAlone(items: StoreInput[], error: unknown): Promise<StoreStatus[]> {
+  if (!isRefusal(error)) throw error;
+  if (items.length === 1) return [{ refused: refusalReason(error) }];
+  const statuses: StoreStatus[] = [];
+  for (const item of items) {
+    try {
+      statuses.push(...(await writeWithRetry([item])));
+    } catch (itemError) {
+      if (!isRefusal(itemError)) throw itemError;
+      statuses.push({ refused: refusalReason(itemError) });
+    }
+  }
+  return statuses;
+}
+
+/**
+ * PostgreSQL refused the data itself: a data exception (22…, e.g. a value out of range), an
+ * integrity constraint (23…), a program limit (54…, e.g. a row too large) or an error raised by
+ * a trigger or function (P0…). Anything else is not the event's fault.
+ */
+const REFUSAL_CLASSES = ["22", "23", "54", "P0"];
+
+function isRefusal(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof DatabaseUnavailable) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    typeof code === "string" && code.length === 5 && REFUSAL_CLASSES.includes(code.slice(0, 2))
+  );
+}
+
+function refusalReason(error: unknown): string {
+  const { message, detail } = error as { message: string; detail?: string };
+  return detail ? `${message} (${detail})` : message;
 }
 
 // Deadlock, serialisation failure, and a unique violation: an event id that a concurrent
@@ -401,9 +481,9 @@ function upsertRunsSql(client: pg.PoolClient, rows: Aggregates["runs"]): string 
           r.roles, r.modes, r.dropped_tokens, r.reinstatements, r.empty_palette_warnings,
           r.stage_errors, r.harmful_drops
          FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, run_id text, first_seen timestamptz,
-          last_seen timestamptz, decisions int, max_iteration int, roles text[], modes text[],
-          dropped_tokens bigint, reinstatements int, empty_palette_warnings int, stage_errors int,
-          harmful_drops int)
+          last_seen timestamptz, decisions bigint, max_iteration int, roles text[], modes text[],
+          dropped_tokens bigint, reinstatements bigint, empty_palette_warnings bigint,
+          stage_errors bigint, harmful_drops bigint)
         ORDER BY r.tenant_id, r.run_id
        ON CONFLICT (tenant_id, run_id) DO UPDATE SET
          first_seen = LEAST(runs.first_seen, EXCLUDED.first_seen),
