@@ -4,7 +4,7 @@
  * status and a message that says what to fix.
  */
 import { createGunzip } from "node:zlib";
-import { z } from "zod";
+import { envelopeSchema } from "@/lib/schemas/envelope";
 import { LIMITS } from "@/lib/schemas/events";
 
 export class RequestRejected extends Error {
@@ -112,8 +112,6 @@ function gunzipLimited(compressed: Buffer, limit: number): Promise<Buffer> {
     gunzip.end(compressed);
   });
 }
-
-const envelopeSchema = z.object({ batch: z.array(z.unknown()) });
 
 /** Parses `{"batch": [...]}`; the events themselves are validated one by one later. */
 export function parseEnvelope(text: string): unknown[] {
