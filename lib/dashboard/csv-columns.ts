@@ -5,6 +5,9 @@ import type { BreakdownLine } from "./breakdown";
 import type { CsvColumn } from "./csv";
 import type { DecisionRecord, RunRow } from "./types";
 
+/** A decision as the iterations CSV writes it: no stage trace and no warnings list. */
+export type DecisionExportRow = Omit<DecisionRecord, "trace" | "warnings">;
+
 export const runsCsvColumns: CsvColumn<RunRow>[] = [
   { header: "tenant_id", value: (row) => row.tenantId },
   { header: "run_id", value: (row) => row.runId },
@@ -34,7 +37,7 @@ export const breakdownCsvColumns: CsvColumn<BreakdownLine>[] = [
   { header: "harmful_drops", value: (row) => row.harmfulDrops },
 ];
 
-export const iterationsCsvColumns: CsvColumn<DecisionRecord>[] = [
+export const iterationsCsvColumns: CsvColumn<DecisionExportRow>[] = [
   { header: "iteration", value: (row) => row.iteration },
   { header: "timestamp_utc", value: (row) => row.ts },
   { header: "role", value: (row) => row.role },

@@ -99,9 +99,16 @@ function presetRange(preset: RangePreset, now: Date, fellBack = false): TimeRang
 
 /**
  * Resolves the range filter against `now`. `all` (the runs page's default) has no window and
- * resolves to null. A custom range must have `from` before `to` and span at most a year;
- * otherwise the 24-hour preset is used and `fellBack` is set.
+ * resolves to null; every other choice resolves to a range, which the overloads say, so a page
+ * without `all` gets a `TimeRange`. A custom range must have `from` before `to` and span at
+ * most a year; otherwise the 24-hour preset is used and `fellBack` is set (its `preset` is then
+ * `24h`, the value the range field shows).
  */
+export function resolveTimeRange(
+  input: RangeInput & { range: Exclude<RangeInput["range"], "all"> },
+  now: Date,
+): TimeRange;
+export function resolveTimeRange(input: RangeInput, now: Date): TimeRange | null;
 export function resolveTimeRange(input: RangeInput, now: Date): TimeRange | null {
   if (input.range === "all") return null;
   if (input.range !== "custom") return presetRange(input.range, now);

@@ -182,6 +182,15 @@ export const runTraceSearchSchema = z.object({
 });
 export type RunTraceSearch = z.infer<typeof runTraceSearchSchema>;
 
+/**
+ * Most rows one CSV download writes (stated in its `X-Routelens-Row-Limit` header; see
+ * `lib/dashboard/export-route.ts`).
+ */
+export const RUNS_EXPORT_ROW_LIMIT = 100_000;
+export const RUN_EXPORT_ROW_LIMIT = 20_000;
+/** The breakdown and tools downloads: one row per tenant and role, or per tool. */
+export const AGGREGATE_EXPORT_ROW_LIMIT = 100_000;
+
 /** `/api/export/run` — one run's iterations as CSV. */
 export const runExportSearchSchema = z.object({
   tenant: param(text(100)),

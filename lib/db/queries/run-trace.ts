@@ -4,6 +4,7 @@
  * thousands of iterations costs no more than one with fifty.
  */
 import "server-only";
+import type { DecisionExportRow } from "@/lib/dashboard/csv-columns";
 import { DECISION_HAS_ISSUES, ISSUE_KINDS, type IssueFlags } from "@/lib/dashboard/issue-kinds";
 import type { DecisionRecord, OutcomeRecord } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
@@ -118,11 +119,50 @@ export async function listRunIssueMarks(
   return rows;
 }
 
-/** Every decision of the run in iteration order, for the CSV download (at most `max`). */
-export async function listRunDecisionsForExport(
+type RawExportRow = Omit<DecisionExportRow, "ts"> & { ts: Date; tsKey: string };
+
+/**
+ * Every decision of the run in iteration order (the iterations CSV), `batchSize` at a time and
+ * at most `max` in all. Each batch is its own short query that continues after the last row of
+ * the one before by the key (iteration, ts, id), so a batch costs the same at any depth and only
+ * one batch is held at a time. The key's time travels as text, keeping PostgreSQL's
+ * microseconds (a JavaScript date would round them to milliseconds).
+ */
+export async function* listRunDecisionsInBatches(
   tenantId: string,
   runId: string,
-  max = 20_000,
-): Promise<DecisionRecord[]> {
-  return listRunDecisions(tenantId, runId, { offset: 0, limit: max });
+  { batchSize = 1_000, max }: { batchSize?: number; max: number },
+): AsyncGenerator<DecisionExportRow[]> {
+  let after: { iteration: number; ts: string; id: number } | null = null;
+  for (let read = 0; read < max; ) {
+    const limit = Math.min(batchSize, max - read);
+    const { rows }: { rows: RawExportRow[] } = await getPool().query<RawExportRow>(
+      `SELECT id, iteration, ts, ts::text AS "tsKey", role, mode,
+              turn_hop_index AS "turnHopIndex", model, agent, forced_choice AS "forcedChoice",
+              config_version AS "configVersion", intent,
+              coalesce(offered, '{}') AS offered, coalesce(selected, '{}') AS selected,
+              coalesce(dropped, '{}') AS dropped, dropped_tokens AS "droppedTokens",
+              reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
+              stage_errors AS "stageErrors", has_outcome AS "hasOutcome",
+              coalesce(called, '{}') AS called, coalesce(harmful_tools, '{}') AS "harmfulTools"
+         FROM decisions
+        WHERE tenant_id = $1 AND run_id = $2
+          ${after ? "AND (iteration, ts, id) > ($4, $5::timestamptz, $6)" : ""}
+        ORDER BY iteration, ts, id
+        LIMIT $3`,
+      after
+        ? [tenantId, runId, limit, after.iteration, after.ts, after.id]
+        : [tenantId, runId, limit],
+    );
+    const last = rows.at(-1);
+    if (!last) return;
+    read += rows.length;
+    after = { iteration: last.iteration, ts: last.tsKey, id: Number(last.id) };
+    yield rows.map(({ tsKey: _key, ...row }) => ({
+      ...row,
+      id: Number(row.id),
+      ts: row.ts.toISOString(),
+    }));
+    if (rows.length < limit) return;
+  }
 }

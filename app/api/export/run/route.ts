@@ -1,28 +1,24 @@
-import { z } from "zod";
-import { csvFileName, csvResponseHeaders, toCsv } from "@/lib/dashboard/csv";
 import { iterationsCsvColumns } from "@/lib/dashboard/csv-columns";
-import { listRunDecisionsForExport } from "@/lib/db/queries/run-trace";
-import { runExportSearchSchema } from "@/lib/schemas/dashboard";
+import { csvExportRoute } from "@/lib/dashboard/export-route";
+import { listRunDecisionsInBatches } from "@/lib/db/queries/run-trace";
+import { getRun } from "@/lib/db/queries/runs";
+import { RUN_EXPORT_ROW_LIMIT, runExportSearchSchema } from "@/lib/schemas/dashboard";
 
 export const dynamic = "force-dynamic";
 
-/** Every iteration of one run (`?tenant=…&runId=…`). */
-export async function GET(request: Request) {
-  const parsed = runExportSearchSchema.safeParse(
-    Object.fromEntries(new URL(request.url).searchParams),
-  );
-  if (!parsed.success) {
-    return Response.json(
-      { error: `Invalid query: ${z.prettifyError(parsed.error)}` },
-      { status: 400 },
-    );
-  }
-  const { tenant, runId } = parsed.data;
-  const decisions = await listRunDecisionsForExport(tenant, runId);
-  if (decisions.length === 0) {
-    return Response.json({ error: "No such run for this tenant." }, { status: 404 });
-  }
-  return new Response(toCsv(iterationsCsvColumns, decisions), {
-    headers: csvResponseHeaders(csvFileName(`run-${runId}`, new Date())),
-  });
-}
+/** Every iteration of one run (`?tenant=…&runId=…`), in iteration order. */
+export const GET = csvExportRoute({
+  schema: runExportSearchSchema,
+  columns: iterationsCsvColumns,
+  rowLimit: RUN_EXPORT_ROW_LIMIT,
+  fileStem: ({ runId }) => `run-${runId}`,
+  notFound: "No such run for this tenant.",
+  load: async ({ tenant, runId }) => {
+    const run = await getRun(tenant, runId);
+    if (!run) return null;
+    return {
+      total: run.decisions,
+      batches: (max) => listRunDecisionsInBatches(tenant, runId, { max }),
+    };
+  },
+});
