@@ -1,12 +1,20 @@
 /**
- * Links that carry the dashboard's URL state. A parsed state is written back with its defaults
- * left out, so links stay short and a default is never pinned into a shared URL.
+ * Links that carry the dashboard's URL state. Each view is defined once by its path and its
+ * URL schema (`defineView`); its links write a state back with the schema's defaults left out,
+ * so links stay short and a default is never pinned into a shared URL. Sort headers
+ * (`sortLinks`) and CSV downloads (`exportHref`) are built from the same views.
  */
+import type { z } from "zod";
+import type { Period } from "@/lib/dashboard/time-range";
 import {
-  type OverviewSearch,
-  type RunsSearch,
+  overviewSearchSchema,
+  type RunExportSearch,
   type RunTraceSearch,
+  runExportSearchSchema,
   runIdSchema,
+  runsSearchSchema,
+  runTraceSearchSchema,
+  type SortDirection,
 } from "@/lib/schemas/dashboard";
 
 type Value = string | number | boolean | null | undefined;
@@ -26,55 +34,114 @@ export function toSearchString(
   return text ? `?${text}` : "";
 }
 
-const OVERVIEW_DEFAULTS = { range: "24h", split: "tenant", sort: "decisions" } as const;
-const RUNS_DEFAULTS = { range: "all", sort: "lastSeen", page: 1, size: 50 } as const;
-
-function rangeValues(state: { range: string; from?: string | undefined; to?: string | undefined }) {
-  return state.range === "custom"
-    ? { range: state.range, from: state.from, to: state.to }
-    : { range: state.range };
+/** The URL state of one view: its path, its defaults (from its schema) and its links. */
+export interface View<State> {
+  path: string;
+  /** The state of a URL without parameters. */
+  defaults: State;
+  /** `?…` for `state` with `changes` applied (empty for the default state). */
+  query(state: State, changes?: Partial<State>): string;
+  /** The view's path with that query. */
+  href(state: State, changes?: Partial<State>): string;
 }
+
+/**
+ * A view whose URL state `schema` describes. Parameters are written in the schema's order;
+ * `from` and `to` only with a custom range. With `resetPage`, a link that changes anything but
+ * the page goes back to page 1.
+ */
+export function defineView<Schema extends z.ZodObject>(
+  path: string,
+  schema: Schema,
+  { resetPage = false }: { resetPage?: boolean } = {},
+): View<z.infer<Schema>> {
+  type State = z.infer<Schema>;
+  // A schema with required fields (a download's) has no default state: nothing is left out.
+  const parsed = schema.safeParse({});
+  const defaults = (parsed.success ? parsed.data : {}) as State;
+  const keys = Object.keys(schema.shape);
+  const query = (state: State, changes: Partial<State> = {}): string => {
+    const next = { ...state, ...changes } as Record<string, Value>;
+    if (resetPage && changes.page === undefined) next.page = undefined;
+    const values: Record<string, Value> = {};
+    for (const key of keys) values[key] = next[key];
+    if (values.range !== "custom") {
+      values.from = undefined;
+      values.to = undefined;
+    }
+    return toSearchString(values, defaults as Record<string, Value>);
+  };
+  return {
+    path,
+    defaults,
+    query,
+    href: (state, changes) => `${path}${query(state, changes)}`,
+  };
+}
+
+/**
+ * The range part of a link from one view to another: the same preset, or a custom range's
+ * resolved bounds (so the other view shows exactly the same window).
+ */
+export function rangeChanges<Range extends string>(
+  state: { range: Range },
+  window: Period,
+): { range: Range; from: string | undefined; to: string | undefined } {
+  const custom = state.range === "custom";
+  return {
+    range: state.range,
+    from: custom ? window.from.toISOString() : undefined,
+    to: custom ? window.to.toISOString() : undefined,
+  };
+}
+
+/**
+ * The links of a table's sortable headers: each header sorts by its column in that column's
+ * default direction; the current column's header turns its direction round.
+ */
+export function sortLinks<Key extends string>(
+  keys: readonly Key[],
+  current: { sort: Key; dir: SortDirection },
+  hrefFor: (changes: { sort: Key; dir: SortDirection | undefined }) => string,
+): Record<Key, string> {
+  const links = {} as Record<Key, string>;
+  for (const key of keys) {
+    const turned = current.dir === "asc" ? "desc" : "asc";
+    links[key] = hrefFor({ sort: key, dir: key === current.sort ? turned : undefined });
+  }
+  return links;
+}
+
+/** The CSV downloads (`app/api/export/<name>`). */
+export type ExportName = "breakdown" | "runs" | "tools" | "run";
+
+/** A view's CSV download with the view's state (its filters and order). */
+export function exportHref<State>(
+  name: ExportName,
+  view: View<State>,
+  state: State,
+  changes?: Partial<State>,
+): string {
+  return `/api/export/${name}${view.query(state, changes)}`;
+}
+
+export const overviewView = defineView("/", overviewSearchSchema);
+export const runsView = defineView("/runs", runsSearchSchema, { resetPage: true });
+/** The iterations download of one run (its "view" is the download itself). */
+export const runExportView = defineView("/api/export/run", runExportSearchSchema);
 
 /** `/` with the given overview state. */
-export function overviewHref(state: OverviewSearch, changes: Partial<OverviewSearch> = {}): string {
-  const next = { ...state, ...changes };
-  return `/${toSearchString(
-    {
-      ...rangeValues(next),
-      tenant: next.tenant,
-      role: next.role,
-      mode: next.mode,
-      split: next.split,
-      sort: next.sort,
-      dir: next.dir,
-      live: next.live,
-    },
-    OVERVIEW_DEFAULTS,
-  )}`;
-}
+export const overviewHref = overviewView.href;
 
 /** `/runs` with the given runs state. Changing anything but the page starts again at page 1. */
-export function runsHref(state: RunsSearch, changes: Partial<RunsSearch> = {}): string {
-  const next = { ...state, ...changes };
-  if (changes.page === undefined) next.page = 1;
-  return `/runs${toSearchString(
-    {
-      ...rangeValues(next),
-      tenant: next.tenant,
-      role: next.role,
-      mode: next.mode,
-      q: next.q,
-      warnings: next.warnings,
-      harmful: next.harmful,
-      sort: next.sort,
-      dir: next.dir,
-      page: next.page,
-      size: next.size,
-      live: next.live,
-    },
-    RUNS_DEFAULTS,
-  )}`;
+export const runsHref = runsView.href;
+
+/** The iterations download of one run. */
+export function runExportHref(search: RunExportSearch): string {
+  return exportHref("run", runExportView, search);
 }
+
+const RUN_TRACE_DEFAULTS = runTraceSearchSchema.parse({});
 
 /** `/runs/<id>?tenant=…` for one run. */
 export function runTraceHref(
@@ -84,7 +151,7 @@ export function runTraceHref(
 ): string {
   return `/runs/${encodeURIComponent(runId)}${toSearchString(
     { tenant: tenantId, page: changes.page, issues: changes.issues },
-    { page: 1 },
+    RUN_TRACE_DEFAULTS,
   )}`;
 }
 
