@@ -2,10 +2,12 @@
  * POST /api/ingest (SPEC §3): authenticate, read the envelope, validate each event on its
  * own, store the good ones, and answer 200 (all stored) or 207 with per-event results.
  */
+
+import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
 import { authenticateApiKey } from "@/lib/keys";
 import { checkEvent, type EventError, refusedEvent, toDecisionRow, toOutcomeRow } from "./events";
 import { bearerToken, checkContentType, parseEnvelope, RequestRejected, readBody } from "./request";
-import { DatabaseUnavailable, isUnavailable, type StoreInput, storeEvents } from "./store";
+import { type StoreInput, storeEvents } from "./store";
 
 export const RETRY_AFTER_SECONDS = 5;
 const YIELD_EVERY = 100;

@@ -1,0 +1,116 @@
+/**
+ * The SQL that adds one transaction's rollup deltas (lib/ingest/rollups.ts) to `rollup_minute`,
+ * `rollup_hour`, `tool_rollup_hour` and `runs`, and commits.
+ */
+import type pg from "pg";
+import type { Aggregates } from "./rollups";
+
+const ROLLUP_MEASURES = [
+  "decisions",
+  "dropped_tokens",
+  "dropped_tokens_sq",
+  "offered_tools",
+  "offered_tools_sq",
+  "selected_tools",
+  "selected_tools_sq",
+  "reinstatements",
+  "empty_palette_warnings",
+  "stage_errors",
+  "decisions_reinstated",
+  "decisions_empty_palette",
+  "decisions_stage_error",
+  "outcomes",
+  "harmful_decisions",
+  "harmful_drops",
+  "zero_call_outcomes",
+] as const;
+
+const FLOAT_MEASURES = new Set(["dropped_tokens_sq", "offered_tools_sq", "selected_tools_sq"]);
+
+/** A JSON value as a SQL literal, escaped by node-postgres (quotes and backslashes). */
+const jsonLiteral = (client: pg.PoolClient, value: unknown) =>
+  `${client.escapeLiteral(JSON.stringify(value))}::json`;
+
+function upsertRollupSql(
+  client: pg.PoolClient,
+  table: "rollup_minute" | "rollup_hour",
+  rows: Aggregates["minute"],
+): string | null {
+  if (rows.length === 0) return null;
+  const columns = ROLLUP_MEASURES.map(
+    (m) => `${m} ${FLOAT_MEASURES.has(m) ? "float8" : "bigint"}`,
+  ).join(", ");
+  return `INSERT INTO ${table} (tenant_id, role, mode, config_version, bucket, ${ROLLUP_MEASURES.join(", ")})
+     SELECT r.tenant_id, r.role, r.mode, r.config_version, r.bucket, ${ROLLUP_MEASURES.map((m) => `r.${m}`).join(", ")}
+       FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, role text, mode text,
+            config_version text, bucket timestamptz, ${columns})
+      ORDER BY r.tenant_id, r.role, r.mode, r.config_version, r.bucket
+     ON CONFLICT (tenant_id, role, mode, config_version, bucket) DO UPDATE SET
+       ${ROLLUP_MEASURES.map((m) => `${m} = ${table}.${m} + EXCLUDED.${m}`).join(",\n       ")}`;
+}
+
+function upsertToolsSql(client: pg.PoolClient, rows: Aggregates["tools"]): string | null {
+  if (rows.length === 0) return null;
+  return `INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
+          called, harmful_drops, dropped_tokens)
+       SELECT r.tenant_id, r.role, r.mode, r.bucket, r.tool, r.offered, r.selected, r.dropped,
+          r.called, r.harmful_drops, r.dropped_tokens
+         FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, role text, mode text,
+          bucket timestamptz, tool text, offered bigint, selected bigint, dropped bigint,
+          called bigint, harmful_drops bigint, dropped_tokens float8)
+        ORDER BY r.tenant_id, r.role, r.mode, r.bucket, r.tool
+       ON CONFLICT (tenant_id, role, mode, bucket, tool) DO UPDATE SET
+         offered = tool_rollup_hour.offered + EXCLUDED.offered,
+         selected = tool_rollup_hour.selected + EXCLUDED.selected,
+         dropped = tool_rollup_hour.dropped + EXCLUDED.dropped,
+         called = tool_rollup_hour.called + EXCLUDED.called,
+         harmful_drops = tool_rollup_hour.harmful_drops + EXCLUDED.harmful_drops,
+         dropped_tokens = tool_rollup_hour.dropped_tokens + EXCLUDED.dropped_tokens`;
+}
+
+function upsertRunsSql(client: pg.PoolClient, rows: Aggregates["runs"]): string | null {
+  if (rows.length === 0) return null;
+  return `INSERT INTO runs (tenant_id, run_id, first_seen, last_seen, decisions, max_iteration, roles,
+          modes, dropped_tokens, reinstatements, empty_palette_warnings, stage_errors, harmful_drops)
+       SELECT r.tenant_id, r.run_id, r.first_seen, r.last_seen, r.decisions, r.max_iteration,
+          r.roles, r.modes, r.dropped_tokens, r.reinstatements, r.empty_palette_warnings,
+          r.stage_errors, r.harmful_drops
+         FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, run_id text, first_seen timestamptz,
+          last_seen timestamptz, decisions bigint, max_iteration int, roles text[], modes text[],
+          dropped_tokens bigint, reinstatements bigint, empty_palette_warnings bigint,
+          stage_errors bigint, harmful_drops bigint)
+        ORDER BY r.tenant_id, r.run_id
+       ON CONFLICT (tenant_id, run_id) DO UPDATE SET
+         first_seen = LEAST(runs.first_seen, EXCLUDED.first_seen),
+         last_seen = GREATEST(runs.last_seen, EXCLUDED.last_seen),
+         decisions = runs.decisions + EXCLUDED.decisions,
+         max_iteration = GREATEST(runs.max_iteration, EXCLUDED.max_iteration),
+         roles = ARRAY(SELECT DISTINCT x FROM unnest(runs.roles || EXCLUDED.roles) AS x ORDER BY x),
+         modes = ARRAY(SELECT DISTINCT x FROM unnest(runs.modes || EXCLUDED.modes) AS x ORDER BY x),
+         dropped_tokens = runs.dropped_tokens + EXCLUDED.dropped_tokens,
+         reinstatements = runs.reinstatements + EXCLUDED.reinstatements,
+         empty_palette_warnings = runs.empty_palette_warnings + EXCLUDED.empty_palette_warnings,
+         stage_errors = runs.stage_errors + EXCLUDED.stage_errors,
+         harmful_drops = runs.harmful_drops + EXCLUDED.harmful_drops`;
+}
+
+/**
+ * Upserts every rollup and the runs summary and commits, in one round trip (a multi-statement
+ * query; the rows travel as escaped JSON literals). Concurrent transactions touch the same
+ * rollup rows, so the time between the first upsert and the commit — while those rows stay
+ * locked — is kept as short as it can be. Tables in a fixed order, rows sorted by key: no
+ * deadlock between transactions.
+ */
+export async function writeAggregatesAndCommit(
+  client: pg.PoolClient,
+  aggregates: Aggregates,
+): Promise<void> {
+  const statements = [
+    upsertRollupSql(client, "rollup_minute", aggregates.minute),
+    upsertRollupSql(client, "rollup_hour", aggregates.hour),
+    upsertToolsSql(client, aggregates.tools),
+    upsertRunsSql(client, aggregates.runs),
+    "COMMIT",
+  ].filter((statement) => statement !== null);
+  await client.query(statements.join(";\n"));
+}

@@ -1,0 +1,230 @@
+/**
+ * One ingest transaction: raw rows, the decision ↔ outcome join, the runs summary and every
+ * rollup, committed together, so a total can never disagree with the rows it sums.
+ *
+ * Rows go in with COPY (lib/ingest/copy.ts). Idempotency: the transaction first looks up which
+ * of its event ids are already stored and copies only the others; the unique (tenant_id,
+ * event_id) indexes are the backstop — a concurrent transaction that stored the same id first
+ * makes COPY fail, and the caller retries the whole transaction. Rollups are built only from the
+ * rows copied, so a duplicate is stored once and counted once.
+ *
+ * Each transaction first takes a transaction-scoped advisory lock per (tenant, run, iteration)
+ * it touches — the key decisions and outcomes are joined on — in sorted order, so two
+ * transactions, in this process or another, never insert a decision and its outcome
+ * concurrently (they would not see each other and never be joined), while batches that share a
+ * run but not an iteration (a run's events split over consecutive batches) do not wait for each
+ * other. Rollup rows are upserted in key order (`rollup-upserts.ts`), so concurrent
+ * transactions do not deadlock on them.
+ */
+import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import { getPool } from "@/lib/db/client";
+import { isUnavailable } from "@/lib/db/unavailable";
+import { DECISION_COLUMNS, decisionsCopyText, OUTCOME_COLUMNS, outcomesCopyText } from "./copy";
+import type { DecisionRow, OutcomeRow } from "./events";
+import { writeAggregatesAndCommit } from "./rollup-upserts";
+import { aggregateDeltas, type JoinedDecision } from "./rollups";
+
+export type StoreInput =
+  | { kind: "decision"; row: DecisionRow }
+  | { kind: "outcome"; row: OutcomeRow };
+
+/** `created`: stored now. `duplicate`: this tenant already had the event id; nothing stored. */
+export type TransactionStatus = "created" | "duplicate";
+
+const eventKey = (tenant: string, id: string) => `${tenant}\u0000${id}`;
+
+/** Writes `items` in one transaction; one status per item, once committed. */
+export async function writeTransaction(items: StoreInput[]): Promise<TransactionStatus[]> {
+  // The first occurrence of an event id in the group is the one stored.
+  const firstIndex = new Map<string, number>();
+  items.forEach((item, i) => {
+    const key = eventKey(item.row.tenant_id, item.row.event_id);
+    if (!firstIndex.has(key)) firstIndex.set(key, i);
+  });
+  const unique = [...firstIndex.values()].map((i) => items[i] as StoreInput);
+
+  const client = await getPool().connect();
+  const created = new Set<string>();
+  try {
+    await client.query("BEGIN");
+    await client.query(
+      `SELECT pg_advisory_xact_lock(k)
+         FROM (SELECT DISTINCT hashtextextended(t || chr(1) || r || chr(1) || i, 7369) AS k
+                 FROM unnest($1::text[], $2::text[], $3::int[]) AS u(t, r, i)
+                ORDER BY k) AS keys`,
+      [
+        unique.map((item) => item.row.tenant_id),
+        unique.map((item) => item.row.run_id),
+        unique.map((item) => item.row.iteration),
+      ],
+    );
+    const { stored, outcomesWaiting } = await lookUpStored(client, unique);
+    const fresh = unique.filter(
+      (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
+    );
+    const newDecisions = fresh
+      .filter((i) => i.kind === "decision")
+      .map((i) => i.row as DecisionRow);
+    const newOutcomes = fresh.filter((i) => i.kind === "outcome").map((i) => i.row as OutcomeRow);
+    await insertDecisions(client, newDecisions);
+    await insertOutcomes(client, newOutcomes);
+    for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
+    // A join is only possible with a new outcome, or with an outcome already waiting.
+    const joined =
+      newOutcomes.length > 0 || outcomesWaiting
+        ? await joinOutcomes(client, [...newDecisions, ...newOutcomes])
+        : [];
+    await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined));
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    client.release(isUnavailable(error) ? (error as Error) : undefined);
+    throw error;
+  }
+  client.release();
+
+  return items.map((item, i) => {
+    const key = eventKey(item.row.tenant_id, item.row.event_id);
+    return firstIndex.get(key) === i && created.has(key) ? "created" : "duplicate";
+  });
+}
+
+/**
+ * What the transaction must know before it writes: the (tenant, event id) keys of `items`
+ * already stored, as a decision or as an outcome, and whether an outcome is waiting to be
+ * joined at the (tenant, run, iteration) of one of them. The advisory locks make both exact
+ * for the keys this transaction locked; an event id sent again under another run or iteration
+ * by a concurrent transaction surfaces as a unique violation in COPY, and the transaction is
+ * retried.
+ */
+async function lookUpStored(
+  client: pg.PoolClient,
+  items: StoreInput[],
+): Promise<{ stored: Set<string>; outcomesWaiting: boolean }> {
+  const { rows } = await client.query<{ tenant_id: string | null; event_id: string | null }>(
+    // Written as per-key LATERAL probes so that PostgreSQL walks the unique indexes and the
+    // small outcomes_waiting_idx whatever its statistics say, never scanning a whole table.
+    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
+                  AS k(tenant_id, event_id, run_id, iteration))
+     SELECT k.tenant_id, k.event_id FROM k, LATERAL (
+              SELECT 1 FROM decisions d WHERE d.tenant_id = k.tenant_id AND d.event_id = k.event_id
+              UNION ALL
+              SELECT 1 FROM outcomes o WHERE o.tenant_id = k.tenant_id AND o.event_id = k.event_id
+              LIMIT 1) AS found
+     UNION ALL
+     SELECT NULL, NULL
+      WHERE EXISTS (SELECT 1 FROM k, LATERAL (
+              SELECT 1 FROM outcomes o
+               WHERE o.tenant_id = k.tenant_id AND o.run_id = k.run_id
+                 AND o.iteration = k.iteration AND NOT o.joined
+               LIMIT 1) AS waiting)`,
+    [
+      items.map((item) => item.row.tenant_id),
+      items.map((item) => item.row.event_id),
+      items.map((item) => item.row.run_id),
+      items.map((item) => item.row.iteration),
+    ],
+  );
+  const stored = new Set<string>();
+  let outcomesWaiting = false;
+  for (const row of rows) {
+    if (row.tenant_id === null || row.event_id === null) outcomesWaiting = true;
+    else stored.add(eventKey(row.tenant_id, row.event_id));
+  }
+  return { stored, outcomesWaiting };
+}
+
+/** Rows per COPY data message: small enough to overlap encoding with PostgreSQL's parsing. */
+const COPY_CHUNK_ROWS = 100;
+
+/**
+ * Streams the rows through COPY a chunk at a time: PostgreSQL parses one chunk while the next
+ * is encoded, and between chunks the event loop is free to serve the other transaction's
+ * replies. Rejects with PostgreSQL's error (e.g. a unique violation) if COPY fails.
+ */
+async function copyRows<Row>(
+  client: pg.PoolClient,
+  statement: string,
+  rows: readonly Row[],
+  encode: (rows: readonly Row[]) => string,
+): Promise<void> {
+  const stream = client.query(copyFrom(statement));
+  let failed = false;
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on("finish", resolve);
+    stream.on("error", (error) => {
+      failed = true;
+      reject(error);
+    });
+  });
+  done.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
+  for (let i = 0; i < rows.length && !failed; i += COPY_CHUNK_ROWS) {
+    const flushed = stream.write(encode(rows.slice(i, i + COPY_CHUNK_ROWS)));
+    await Promise.race([
+      done,
+      new Promise((resolve) => (flushed ? setImmediate(resolve) : stream.once("drain", resolve))),
+    ]);
+  }
+  if (!failed) stream.end();
+  await done;
+}
+
+async function insertDecisions(client: pg.PoolClient, rows: DecisionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const statement = `COPY decisions (${DECISION_COLUMNS.join(", ")}) FROM STDIN`;
+  await copyRows(client, statement, rows, decisionsCopyText);
+}
+
+async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const statement = `COPY outcomes (${OUTCOME_COLUMNS.join(", ")}) FROM STDIN`;
+  await copyRows(client, statement, rows, outcomesCopyText);
+}
+
+/**
+ * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
+ * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first.
+ */
+async function joinOutcomes(
+  client: pg.PoolClient,
+  touched: { tenant_id: string; run_id: string; iteration: number }[],
+): Promise<JoinedDecision[]> {
+  if (touched.length === 0) return [];
+  const keys = [
+    ...new Map(
+      touched.map((t) => [
+        `${t.tenant_id}\u0000${t.run_id}\u0000${t.iteration}`,
+        { tenant_id: t.tenant_id, run_id: t.run_id, iteration: t.iteration },
+      ]),
+    ).values(),
+  ];
+  const { rows } = await client.query<JoinedDecision>(
+    `WITH keys AS (
+       SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
+     ),
+     pairs AS (
+       SELECT DISTINCT ON (d.id) d.id AS decision_id, o.id AS outcome_id, o.called
+         FROM keys k
+         JOIN decisions d ON d.tenant_id = k.tenant_id AND d.run_id = k.run_id
+                         AND d.iteration = k.iteration AND NOT d.has_outcome
+         JOIN outcomes o ON o.tenant_id = k.tenant_id AND o.run_id = k.run_id
+                         AND o.iteration = k.iteration AND NOT o.joined
+        ORDER BY d.id, o.id
+     ),
+     marked AS (
+       UPDATE outcomes o SET joined = true FROM pairs p WHERE o.id = p.outcome_id
+     )
+     UPDATE decisions d
+        SET has_outcome = true,
+            called = COALESCE(p.called, '{}'),
+            harmful_tools = ARRAY(
+              SELECT DISTINCT c FROM unnest(COALESCE(p.called, '{}')) AS c
+               WHERE c = ANY(COALESCE(d.dropped, '{}')) ORDER BY c)
+       FROM pairs p
+      WHERE d.id = p.decision_id
+     RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration,
+               d.ts, d.called, d.harmful_tools`,
+    [JSON.stringify(keys)],
+  );
+  return rows;
+}
