@@ -88,18 +88,15 @@ export function truncateUtc(ts: Date | string | number, unitMs: number): string 
   return new Date(Math.floor(ms / unitMs) * unitMs).toISOString();
 }
 
-function emptyRollup(
-  tenant_id: string,
-  role: string,
-  mode: string,
-  config_version: string,
-  bucket: string,
-): RollupDelta {
+/** The fields of a decision (as stored, or as joined) that place it in the rollups. */
+type RollupKeyed = Pick<JoinedDecision, "tenant_id" | "role" | "mode" | "config_version">;
+
+function emptyRollup(key: RollupKeyed, bucket: string): RollupDelta {
   return {
-    tenant_id,
-    role,
-    mode,
-    config_version,
+    tenant_id: key.tenant_id,
+    role: key.role,
+    mode: key.mode,
+    config_version: key.config_version,
     bucket,
     decisions: 0,
     dropped_tokens: 0,
@@ -130,85 +127,120 @@ function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
   return value;
 }
 
-export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision[]): Aggregates {
-  const minute = new Map<string, RollupDelta>();
-  const hour = new Map<string, RollupDelta>();
-  const runs = new Map<string, RunDelta>();
+/** UTC minute and hour buckets of timestamps, computed once per minute (a batch spans few). */
+class Buckets {
+  private readonly byMinute = new Map<number, [minute: string, hour: string]>();
 
-  // Bucket strings are computed once per minute: a batch spans few distinct minutes.
-  const bucketCache = new Map<number, [string, string]>();
-  const bucketsOf = (ts: Date | string): [string, string] => {
+  of(ts: Date | string): [minute: string, hour: string] {
     const ms = typeof ts === "string" ? Date.parse(ts) : ts.getTime();
-    const minuteIndex = Math.floor(ms / MINUTE_MS);
-    let buckets = bucketCache.get(minuteIndex);
-    if (!buckets) {
-      buckets = [truncateUtc(ms, MINUTE_MS), truncateUtc(ms, HOUR_MS)];
-      bucketCache.set(minuteIndex, buckets);
-    }
-    return buckets;
-  };
+    return getOrCreate(this.byMinute, Math.floor(ms / MINUTE_MS), () => [
+      truncateUtc(ms, MINUTE_MS),
+      truncateUtc(ms, HOUR_MS),
+    ]);
+  }
+}
 
-  const rollupsFor = (d: {
-    tenant_id: string;
-    role: string;
-    mode: string;
-    config_version: string;
-    ts: Date | string;
-  }): RollupDelta[] => {
-    const [minuteBucket, hourBucket] = bucketsOf(d.ts);
-    const prefix = `${d.tenant_id}\u0000${d.role}\u0000${d.mode}\u0000${d.config_version}\u0000`;
-    return [
-      getOrCreate(minute, prefix + minuteBucket, () =>
-        emptyRollup(d.tenant_id, d.role, d.mode, d.config_version, minuteBucket),
-      ),
-      getOrCreate(hour, prefix + hourBucket, () =>
-        emptyRollup(d.tenant_id, d.role, d.mode, d.config_version, hourBucket),
-      ),
-    ];
-  };
+/** `rollup_minute` or `rollup_hour` rows: one per (tenant, role, mode, config version, bucket). */
+class RollupAccumulator {
+  private readonly rows = new Map<string, RollupDelta>();
 
-  // Per (tenant, role, mode, hour): the tools of that group, so the hot per-tool lookup is
-  // keyed by the bare tool name.
-  const toolGroups = new Map<string, Map<string, ToolDelta>>();
-  const toolsOf = (d: { tenant_id: string; role: string; mode: string; ts: Date | string }) => {
-    const bucket = bucketsOf(d.ts)[1];
+  private row(key: RollupKeyed, bucket: string): RollupDelta {
+    const id = `${key.tenant_id}\u0000${key.role}\u0000${key.mode}\u0000${key.config_version}\u0000${bucket}`;
+    return getOrCreate(this.rows, id, () => emptyRollup(key, bucket));
+  }
+
+  addDecision(d: DecisionRow, bucket: string): void {
+    const r = this.row(d, bucket);
+    r.decisions += 1;
+    r.dropped_tokens += d.dropped_tokens;
+    r.dropped_tokens_sq += d.dropped_tokens * d.dropped_tokens;
+    r.offered_tools += d.offered_count;
+    r.offered_tools_sq += d.offered_count * d.offered_count;
+    r.selected_tools += d.selected_count;
+    r.selected_tools_sq += d.selected_count * d.selected_count;
+    r.reinstatements += d.reinstatements;
+    r.empty_palette_warnings += d.empty_palette_warnings;
+    r.stage_errors += d.stage_errors;
+    r.decisions_reinstated += d.reinstatements > 0 ? 1 : 0;
+    r.decisions_empty_palette += d.empty_palette_warnings > 0 ? 1 : 0;
+    r.decisions_stage_error += d.stage_errors > 0 ? 1 : 0;
+  }
+
+  addOutcome(j: JoinedDecision, bucket: string): void {
+    const r = this.row(j, bucket);
+    const harmful = j.harmful_tools.length;
+    r.outcomes += 1;
+    r.harmful_decisions += harmful > 0 ? 1 : 0;
+    r.harmful_drops += harmful;
+    r.zero_call_outcomes += j.called.length === 0 ? 1 : 0;
+  }
+
+  values(): RollupDelta[] {
+    return [...this.rows.values()];
+  }
+}
+
+/**
+ * `tool_rollup_hour` rows: per (tenant, role, mode, hour), the tools of that group, so the hot
+ * per-tool lookup is keyed by the bare tool name.
+ */
+class ToolAccumulator {
+  private readonly groups = new Map<string, Map<string, ToolDelta>>();
+
+  /** The per-tool rows of one decision's group, created on first use. */
+  private toolsOf(key: Omit<RollupKeyed, "config_version">, bucket: string) {
     const group = getOrCreate(
-      toolGroups,
-      `${d.tenant_id}\u0000${d.role}\u0000${d.mode}\u0000${bucket}`,
+      this.groups,
+      `${key.tenant_id}\u0000${key.role}\u0000${key.mode}\u0000${bucket}`,
       () => new Map<string, ToolDelta>(),
     );
-    return (tool: string): ToolDelta => {
-      let delta = group.get(tool);
-      if (delta === undefined) {
-        delta = {
-          tenant_id: d.tenant_id,
-          role: d.role,
-          mode: d.mode,
-          bucket,
-          tool,
-          offered: 0,
-          selected: 0,
-          dropped: 0,
-          called: 0,
-          harmful_drops: 0,
-          dropped_tokens: 0,
-        };
-        group.set(tool, delta);
-      }
-      return delta;
-    };
-  };
+    return (tool: string): ToolDelta =>
+      getOrCreate(group, tool, () => ({
+        tenant_id: key.tenant_id,
+        role: key.role,
+        mode: key.mode,
+        bucket,
+        tool,
+        offered: 0,
+        selected: 0,
+        dropped: 0,
+        called: 0,
+        harmful_drops: 0,
+        dropped_tokens: 0,
+      }));
+  }
 
-  const runFor = (d: {
-    tenant_id: string;
-    run_id: string;
-    ts: Date | string;
-    iteration: number;
-    role: string;
-    mode: string;
-  }) => {
+  addDecision(d: DecisionRow, hour: string): void {
+    const tool = this.toolsOf(d, hour);
+    for (const name of new Set(d.offered)) tool(name).offered += 1;
+    for (const name of new Set(d.selected)) tool(name).selected += 1;
+    // The decision's dropped-token estimate, shared evenly among the tools it dropped.
+    const share = d.dropped.length > 0 ? d.dropped_tokens / d.dropped.length : 0;
+    for (const name of d.dropped) {
+      const delta = tool(name);
+      delta.dropped += 1;
+      delta.dropped_tokens += share;
+    }
+  }
+
+  addOutcome(j: JoinedDecision, hour: string): void {
+    const tool = this.toolsOf(j, hour);
+    for (const name of new Set(j.called)) tool(name).called += 1;
+    for (const name of j.harmful_tools) tool(name).harmful_drops += 1;
+  }
+
+  values(): ToolDelta[] {
+    return [...this.groups.values()].flatMap((group) => [...group.values()]);
+  }
+}
+
+/** `runs` rows: one per (tenant, run), with its time span, roles, modes and sums. */
+class RunAccumulator {
+  private readonly runs = new Map<string, RunDelta>();
+
+  private run(d: DecisionRow | JoinedDecision): RunDelta {
     const ts = typeof d.ts === "string" ? d.ts : d.ts.toISOString();
-    const run = getOrCreate(runs, `${d.tenant_id}\u0000${d.run_id}`, () => ({
+    const run = getOrCreate(this.runs, `${d.tenant_id}\u0000${d.run_id}`, () => ({
       tenant_id: d.tenant_id,
       run_id: d.run_id,
       first_seen: ts,
@@ -229,34 +261,10 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
     if (!run.roles.includes(d.role)) run.roles.push(d.role);
     if (!run.modes.includes(d.mode)) run.modes.push(d.mode);
     return run;
-  };
+  }
 
-  for (const d of decisions) {
-    for (const r of rollupsFor(d)) {
-      r.decisions += 1;
-      r.dropped_tokens += d.dropped_tokens;
-      r.dropped_tokens_sq += d.dropped_tokens * d.dropped_tokens;
-      r.offered_tools += d.offered_count;
-      r.offered_tools_sq += d.offered_count * d.offered_count;
-      r.selected_tools += d.selected_count;
-      r.selected_tools_sq += d.selected_count * d.selected_count;
-      r.reinstatements += d.reinstatements;
-      r.empty_palette_warnings += d.empty_palette_warnings;
-      r.stage_errors += d.stage_errors;
-      r.decisions_reinstated += d.reinstatements > 0 ? 1 : 0;
-      r.decisions_empty_palette += d.empty_palette_warnings > 0 ? 1 : 0;
-      r.decisions_stage_error += d.stage_errors > 0 ? 1 : 0;
-    }
-    const toolFor = toolsOf(d);
-    for (const name of new Set(d.offered)) toolFor(name).offered += 1;
-    for (const name of new Set(d.selected)) toolFor(name).selected += 1;
-    const share = d.dropped.length > 0 ? d.dropped_tokens / d.dropped.length : 0;
-    for (const name of d.dropped) {
-      const tool = toolFor(name);
-      tool.dropped += 1;
-      tool.dropped_tokens += share;
-    }
-    const run = runFor(d);
+  addDecision(d: DecisionRow): void {
+    const run = this.run(d);
     run.decisions += 1;
     run.dropped_tokens += d.dropped_tokens;
     run.reinstatements += d.reinstatements;
@@ -264,29 +272,45 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
     run.stage_errors += d.stage_errors;
   }
 
-  for (const j of joined) {
-    const harmful = j.harmful_tools.length;
-    for (const r of rollupsFor(j)) {
-      r.outcomes += 1;
-      r.harmful_decisions += harmful > 0 ? 1 : 0;
-      r.harmful_drops += harmful;
-      r.zero_call_outcomes += j.called.length === 0 ? 1 : 0;
-    }
-    const toolFor = toolsOf(j);
-    for (const name of new Set(j.called)) toolFor(name).called += 1;
-    for (const name of j.harmful_tools) toolFor(name).harmful_drops += 1;
-    runFor(j).harmful_drops += harmful;
+  addOutcome(j: JoinedDecision): void {
+    this.run(j).harmful_drops += j.harmful_tools.length;
   }
 
-  const sortedRuns = [...runs.values()].map((run) => ({
-    ...run,
-    roles: [...run.roles].sort(),
-    modes: [...run.modes].sort(),
-  }));
+  /** Roles and modes sorted, as the upsert merges them. */
+  values(): RunDelta[] {
+    return [...this.runs.values()].map((run) => ({
+      ...run,
+      roles: [...run.roles].sort(),
+      modes: [...run.modes].sort(),
+    }));
+  }
+}
+
+/** The deltas of one transaction: its inserted decisions, and the decisions it joined to outcomes. */
+export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision[]): Aggregates {
+  const buckets = new Buckets();
+  const minute = new RollupAccumulator();
+  const hour = new RollupAccumulator();
+  const tools = new ToolAccumulator();
+  const runs = new RunAccumulator();
+  for (const d of decisions) {
+    const [minuteBucket, hourBucket] = buckets.of(d.ts);
+    minute.addDecision(d, minuteBucket);
+    hour.addDecision(d, hourBucket);
+    tools.addDecision(d, hourBucket);
+    runs.addDecision(d);
+  }
+  for (const j of joined) {
+    const [minuteBucket, hourBucket] = buckets.of(j.ts);
+    minute.addOutcome(j, minuteBucket);
+    hour.addOutcome(j, hourBucket);
+    tools.addOutcome(j, hourBucket);
+    runs.addOutcome(j);
+  }
   return {
-    minute: [...minute.values()],
-    hour: [...hour.values()],
-    tools: [...toolGroups.values()].flatMap((group) => [...group.values()]),
-    runs: sortedRuns,
+    minute: minute.values(),
+    hour: hour.values(),
+    tools: tools.values(),
+    runs: runs.values(),
   };
 }
