@@ -7,7 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
 import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
-import { toHourWindow } from "@/lib/db/queries/tools";
+import { toHourWindow } from "@/lib/db/queries/rollup";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
 import { toolsSearchSchema } from "@/lib/schemas/tools";
 

@@ -8,11 +8,11 @@ import { prepareTimeSeries } from "@/lib/dashboard/series";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { overviewHref, runsHref } from "@/lib/dashboard/url";
 import {
-  type RollupFilter,
   sumMetricsByBucket,
   sumMetricsByTenantRole,
   sumOverviewTotals,
 } from "@/lib/db/queries/overview";
+import { rollupFilterOf } from "@/lib/db/queries/rollup";
 import {
   BREAKDOWN_SORT_KEYS,
   type OverviewSearch,
@@ -23,10 +23,6 @@ import { DownloadLink } from "../ui/download-link";
 import { BreakdownTable } from "./breakdown-table";
 import { KpiTiles } from "./kpi-tiles";
 import { OverviewCharts } from "./overview-charts";
-
-export function rollupFilterOf(search: OverviewSearch): RollupFilter {
-  return { tenant: search.tenant, role: search.role, mode: search.mode };
-}
 
 export async function KpiSection({ search, range }: { search: OverviewSearch; range: TimeRange }) {
   const { current, previous } = await sumOverviewTotals(rollupFilterOf(search), range);

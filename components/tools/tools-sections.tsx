@@ -5,7 +5,8 @@
 import Link from "next/link";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
-import { listHarmfulDropHours, sumToolUsage, toHourWindow } from "@/lib/db/queries/tools";
+import { rollupFilterOf, toHourWindow } from "@/lib/db/queries/rollup";
+import { listHarmfulDropHours, sumToolUsage } from "@/lib/db/queries/tools";
 import { harmfulDropExampleHref, toolsHref } from "@/lib/rollouts/url";
 import { TOOL_SORT_KEYS, type ToolsSearch } from "@/lib/schemas/tools";
 import { defaultToolsDirection, prepareToolLines } from "@/lib/tools/tool-lines";
@@ -17,12 +18,8 @@ import { ToolsTable } from "./tools-table";
 const EXAMPLE_HOURS = 4;
 const EXAMPLES_PER_HOUR = 5;
 
-export function toolFilterOf(search: ToolsSearch) {
-  return { tenant: search.tenant, role: search.role, mode: search.mode };
-}
-
 export async function ToolsSection({ search, range }: { search: ToolsSearch; range: TimeRange }) {
-  const rows = await sumToolUsage(toolFilterOf(search), range);
+  const rows = await sumToolUsage(rollupFilterOf(search), range);
   const dir = search.dir ?? defaultToolsDirection(search.sort);
   const lines = prepareToolLines(rows, search.sort, dir).map((line) => ({
     ...line,
@@ -64,7 +61,7 @@ export async function HarmfulExamplesSection({
   range: TimeRange;
   tool: string;
 }) {
-  const filter = toolFilterOf(search);
+  const filter = rollupFilterOf(search);
   const window = toHourWindow(range);
   const hours = await listHarmfulDropHours(filter, range, tool, EXAMPLE_HOURS);
   const examples = await listHarmfulDropExamples(

@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { MAX_SERIES } from "@/lib/dashboard/series";
-import type { Granularity, Period } from "@/lib/dashboard/time-range";
+import type { Period } from "@/lib/dashboard/time-range";
 import {
   type BreakdownRow,
   type BucketMetricRow,
@@ -14,33 +14,14 @@ import {
   ZERO_TOTALS,
 } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
-import type { RoutingMode } from "@/lib/schemas/events";
+import {
+  bucketExpression,
+  type RollupFilter,
+  type RollupWindow,
+  rollupConditions,
+  rollupTable,
+} from "./rollup";
 import { SqlParams, whereClause } from "./sql";
-
-export interface RollupFilter {
-  tenant?: string | undefined;
-  role?: string | undefined;
-  mode?: RoutingMode | undefined;
-}
-
-/** The rollup table that holds buckets of a granularity, and the SQL for its bucket. */
-function source(granularity: Granularity): { table: string; bucket: string } {
-  if (granularity === "minute") return { table: "rollup_minute", bucket: "bucket" };
-  if (granularity === "hour") return { table: "rollup_hour", bucket: "bucket" };
-  // UTC days: date_bin with a UTC-midnight origin.
-  return {
-    table: "rollup_hour",
-    bucket: "date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00')",
-  };
-}
-
-function filterConditions(params: SqlParams, filter: RollupFilter, period: Period): string[] {
-  const conditions = [`bucket >= ${params.add(period.from)}`, `bucket < ${params.add(period.to)}`];
-  if (filter.tenant) conditions.push(`tenant_id = ${params.add(filter.tenant)}`);
-  if (filter.role) conditions.push(`role = ${params.add(filter.role)}`);
-  if (filter.mode) conditions.push(`mode = ${params.add(filter.mode)}`);
-  return conditions;
-}
 
 const TOTAL_COLUMNS = `
   sum(decisions) AS "decisions",
@@ -55,11 +36,11 @@ const TOTAL_COLUMNS = `
 /** Totals of the current period and of the previous one, in one pass over the rollup. */
 export async function sumOverviewTotals(
   filter: RollupFilter,
-  range: Period & { granularity: Granularity; previous: Period },
+  range: RollupWindow & { previous: Period },
 ): Promise<{ current: MetricTotals; previous: MetricTotals }> {
   const params = new SqlParams();
-  const { table } = source(range.granularity);
-  const conditions = filterConditions(params, filter, {
+  const table = rollupTable(range.granularity);
+  const conditions = rollupConditions(params, filter, {
     from: range.previous.from,
     to: range.to,
   });
@@ -84,17 +65,17 @@ export async function sumOverviewTotals(
  */
 export async function sumMetricsByBucket(
   filter: RollupFilter,
-  range: Period & { granularity: Granularity },
+  range: RollupWindow,
   split: "tenant" | "role",
   maxSeries = MAX_SERIES,
 ): Promise<BucketMetricRow[]> {
   const params = new SqlParams();
-  const { table, bucket } = source(range.granularity);
+  const table = rollupTable(range.granularity);
   const keyColumn = split === "tenant" ? "tenant_id" : "role";
-  const conditions = filterConditions(params, filter, range);
+  const conditions = rollupConditions(params, filter, range);
   const { rows } = await getPool().query<BucketMetricRow>(
     `WITH cells AS (
-       SELECT ${bucket} AS bucket, ${keyColumn} AS key,
+       SELECT ${bucketExpression(range.granularity)} AS bucket, ${keyColumn} AS key,
               sum(decisions) AS decisions, sum(dropped_tokens) AS dropped_tokens,
               sum(reinstatements) AS reinstatements,
               sum(empty_palette_warnings) AS empty_palette_warnings
@@ -120,12 +101,12 @@ export async function sumMetricsByBucket(
 /** Totals per tenant × role over the range (the breakdown table). */
 export async function sumMetricsByTenantRole(
   filter: RollupFilter,
-  range: Period & { granularity: Granularity },
+  range: RollupWindow,
   limit = 5_000,
 ): Promise<BreakdownRow[]> {
   const params = new SqlParams();
-  const { table } = source(range.granularity);
-  const conditions = filterConditions(params, filter, range);
+  const table = rollupTable(range.granularity);
+  const conditions = rollupConditions(params, filter, range);
   const { rows } = await getPool().query<BreakdownRow>(
     `SELECT tenant_id AS "tenant", role AS "role", ${TOTAL_COLUMNS}
        FROM ${table} ${whereClause(conditions)}

@@ -1,6 +1,3 @@
-import "server-only";
-import type { Granularity, Period } from "@/lib/dashboard/time-range";
-import { floorToBucket } from "@/lib/dashboard/time-range";
 /**
  * Rollout reads. Totals come from the rollups only (README, "Storage design"): `rollup_minute`
  * for windows of minute buckets, `rollup_hour` otherwise, always bounded by a bucket range (the
@@ -8,6 +5,8 @@ import { floorToBucket } from "@/lib/dashboard/time-range";
  * raw read is the harmful-drop examples: a few decisions, found through `decisions_ts_idx` inside
  * the one hour that `tool_rollup_hour` says holds a harmful drop of the tool.
  */
+import "server-only";
+import type { Period } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
 import type {
   CohortBucketRow,
@@ -16,43 +15,19 @@ import type {
   ToolHarmRow,
 } from "@/lib/rollouts/types";
 import type { RoutingMode } from "@/lib/schemas/events";
+import {
+  bucketExpression,
+  filterConditions,
+  type RollupFilter,
+  type RollupWindow,
+  rollupConditions,
+  rollupTable,
+  toHourWindow,
+} from "./rollup";
 import { SqlParams, whereClause } from "./sql";
-
-export interface RolloutFilter {
-  tenant?: string | undefined;
-  role?: string | undefined;
-}
-
-export type RolloutWindow = Period & { granularity: Granularity };
 
 /** Longest list of (mode, config version) cells a window returns. */
 const MAX_CELLS = 1_000;
-
-function rollupTable(granularity: Granularity): "rollup_minute" | "rollup_hour" {
-  return granularity === "minute" ? "rollup_minute" : "rollup_hour";
-}
-
-/** SQL for a row's chart bucket: days are UTC days binned from the hour buckets. */
-function chartBucket(granularity: Granularity): string {
-  return granularity === "day"
-    ? "date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00')"
-    : "bucket";
-}
-
-function conditions(
-  params: SqlParams,
-  filter: RolloutFilter,
-  period: Period,
-  alias = "",
-): string[] {
-  const list = [
-    `${alias}bucket >= ${params.add(period.from)}`,
-    `${alias}bucket < ${params.add(period.to)}`,
-  ];
-  if (filter.tenant) list.push(`${alias}tenant_id = ${params.add(filter.tenant)}`);
-  if (filter.role) list.push(`${alias}role = ${params.add(filter.role)}`);
-  return list;
-}
 
 const SUM_COLUMNS = `
   sum(decisions) AS "decisions",
@@ -76,18 +51,14 @@ const SUM_COLUMNS = `
  * the window is read by the hour. Every cohort of the page is a sum of these cells.
  */
 export async function sumCohortCells(
-  filter: RolloutFilter,
-  window: RolloutWindow,
+  filter: RollupFilter,
+  window: RollupWindow,
 ): Promise<CohortCell[]> {
   const params = new SqlParams();
   const table = rollupTable(window.granularity);
-  const where = conditions(params, filter, window);
+  const where = rollupConditions(params, filter, window);
   const refine = table === "rollup_hour";
-  const minuteFilter: string[] = [];
-  if (refine) {
-    if (filter.tenant) minuteFilter.push(`m.tenant_id = ${params.add(filter.tenant)}`);
-    if (filter.role) minuteFilter.push(`m.role = ${params.add(filter.role)}`);
-  }
+  const minuteFilter = refine ? filterConditions(params, filter, "m.") : [];
   const { rows } = await getPool().query<CohortCell>(
     `WITH cells AS (
        SELECT mode, config_version, min(bucket) AS first_bucket, max(bucket) AS last_bucket,
@@ -127,23 +98,23 @@ export async function sumCohortCells(
  * versions (`split: "config"`, optionally within one mode).
  */
 export async function sumCohortSeries(
-  filter: RolloutFilter,
-  window: RolloutWindow,
+  filter: RollupFilter,
+  window: RollupWindow,
   split:
     | { by: "mode" }
     | { by: "config"; versions: readonly string[]; mode?: RoutingMode | undefined },
 ): Promise<CohortBucketRow[]> {
   const params = new SqlParams();
   const table = rollupTable(window.granularity);
-  const where = conditions(params, filter, window);
+  const scope = split.by === "config" && split.mode ? { ...filter, mode: split.mode } : filter;
+  const where = rollupConditions(params, scope, window);
   let key = "mode";
   if (split.by === "config") {
     key = "config_version";
     where.push(`config_version = ANY(${params.add(split.versions)}::text[])`);
-    if (split.mode) where.push(`mode = ${params.add(split.mode)}`);
   }
   const { rows } = await getPool().query<CohortBucketRow>(
-    `SELECT ${chartBucket(window.granularity)} AS "bucket", ${key} AS "key",
+    `SELECT ${bucketExpression(window.granularity)} AS "bucket", ${key} AS "key",
             sum(decisions) AS "decisions", sum(dropped_tokens) AS "droppedTokens",
             sum(outcomes) AS "outcomes", sum(harmful_decisions) AS "harmfulDecisions",
             sum(zero_call_outcomes) AS "zeroCallOutcomes"
@@ -160,16 +131,12 @@ export async function sumCohortSeries(
  * `tool_rollup_hour` (hour buckets: the window is widened to whole hours).
  */
 export async function sumHarmfulDropsByTool(
-  filter: RolloutFilter,
+  filter: Omit<RollupFilter, "mode">,
   window: Period,
   limit = 10,
 ): Promise<ToolHarmRow[]> {
   const params = new SqlParams();
-  const where = conditions(params, filter, {
-    from: new Date(floorToBucket(window.from.getTime(), "hour")),
-    to: window.to,
-  });
-  where.push("mode = 'observe'");
+  const where = rollupConditions(params, { ...filter, mode: "observe" }, toHourWindow(window));
   const { rows } = await getPool().query<ToolHarmRow>(
     `SELECT tool AS "tool", sum(harmful_drops) AS "harmfulDrops",
             max(bucket) FILTER (WHERE harmful_drops > 0) AS "lastHarmfulHour"
@@ -191,7 +158,7 @@ export async function sumHarmfulDropsByTool(
  * which at 1M decisions costs ~25 ms per tool instead of ~4 ms.
  */
 export async function listHarmfulDropExamples(
-  filter: RolloutFilter & { mode?: RoutingMode | undefined },
+  filter: RollupFilter,
   window: Period,
   targets: readonly { tool: string; hour: Date }[],
   perTarget = 3,
@@ -202,10 +169,10 @@ export async function listHarmfulDropExamples(
   const hours = params.add(targets.map((target) => target.hour));
   const from = params.add(window.from);
   const to = params.add(window.to);
-  const outer = ["c.harmful_tools @> ARRAY[t.tool]::text[]"];
-  if (filter.tenant) outer.push(`c.tenant_id = ${params.add(filter.tenant)}`);
-  if (filter.role) outer.push(`c.role = ${params.add(filter.role)}`);
-  if (filter.mode) outer.push(`c.mode = ${params.add(filter.mode)}`);
+  const outer = [
+    "c.harmful_tools @> ARRAY[t.tool]::text[]",
+    ...filterConditions(params, filter, "c."),
+  ];
   const { rows } = await getPool().query<Omit<HarmfulDropExample, "ts"> & { ts: Date }>(
     `SELECT t.tool AS "tool", e.tenant_id AS "tenantId", e.run_id AS "runId",
             e.iteration AS "iteration", e.ts AS "ts"

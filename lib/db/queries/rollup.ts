@@ -1,0 +1,86 @@
+/**
+ * What every rollup read shares: the filter a view narrows its rollups by, the rollup table
+ * that holds a window's buckets, the SQL of a chart bucket and the WHERE conditions with their
+ * parameters. The overview, rollouts and tools queries build on these, so a filter or a table
+ * added here reaches every view the same way.
+ *
+ * Tables (README, "Storage design"): `rollup_minute` and `rollup_hour` per (tenant, role, mode,
+ * config version, bucket), `tool_rollup_hour` per tool and hour. Every read is bounded by a
+ * bucket range, so it uses the table's bucket index, or its primary key's (tenant_id, role)
+ * prefix when a tenant is chosen.
+ */
+import "server-only";
+import {
+  ceilToBucket,
+  floorToBucket,
+  type Granularity,
+  type Period,
+} from "@/lib/dashboard/time-range";
+import type { RoutingMode } from "@/lib/schemas/events";
+import type { SqlParams } from "./sql";
+
+/** The tenant, role and mode a view is narrowed to; an absent field means all. */
+export interface RollupFilter {
+  tenant?: string | undefined;
+  role?: string | undefined;
+  mode?: RoutingMode | undefined;
+}
+
+/** A window on the bucket grid and the size of the buckets it is charted in. */
+export type RollupWindow = Period & { granularity: Granularity };
+
+export type RollupTable = "rollup_minute" | "rollup_hour";
+
+/**
+ * The table holding a granularity's buckets: minute windows (ranges of up to 6 hours, see
+ * `chooseGranularity`) read `rollup_minute`; hour and day windows read `rollup_hour`.
+ */
+export function rollupTable(granularity: Granularity): RollupTable {
+  return granularity === "minute" ? "rollup_minute" : "rollup_hour";
+}
+
+/** SQL for a row's chart bucket: UTC days are binned from the hour buckets. */
+export function bucketExpression(granularity: Granularity, alias = ""): string {
+  return granularity === "day"
+    ? `date_bin('1 day', ${alias}bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00')`
+    : `${alias}bucket`;
+}
+
+/** `tenant_id = $n`, `role = $n`, `mode = $n` for the fields the filter sets. */
+export function filterConditions(params: SqlParams, filter: RollupFilter, alias = ""): string[] {
+  const conditions: string[] = [];
+  if (filter.tenant) conditions.push(`${alias}tenant_id = ${params.add(filter.tenant)}`);
+  if (filter.role) conditions.push(`${alias}role = ${params.add(filter.role)}`);
+  if (filter.mode) conditions.push(`${alias}mode = ${params.add(filter.mode)}`);
+  return conditions;
+}
+
+/** The buckets in `period` (from inclusive, to exclusive), then the filter's conditions. */
+export function rollupConditions(
+  params: SqlParams,
+  filter: RollupFilter,
+  period: Period,
+  alias = "",
+): string[] {
+  return [
+    `${alias}bucket >= ${params.add(period.from)}`,
+    `${alias}bucket < ${params.add(period.to)}`,
+    ...filterConditions(params, filter, alias),
+  ];
+}
+
+/**
+ * A window widened to whole UTC hours, the grid of `tool_rollup_hour`: the hour holding `from`
+ * up to the end of the hour holding the last instant before `to`.
+ */
+export function toHourWindow(window: Period): Period {
+  return {
+    from: new Date(floorToBucket(window.from.getTime(), "hour")),
+    to: new Date(ceilToBucket(window.to.getTime(), "hour")),
+  };
+}
+
+/** The rollup filter a view's URL state describes (its tenant, role and mode fields). */
+export function rollupFilterOf(search: RollupFilter): RollupFilter {
+  return { tenant: search.tenant, role: search.role, mode: search.mode };
+}

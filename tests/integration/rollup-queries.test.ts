@@ -1,0 +1,384 @@
+/**
+ * The rollup-query helper against real rollups: for windows read by the minute, the hour and
+ * the day, and every combination of tenant, role and mode, the table it picks and the
+ * conditions it writes sum to exactly what a SUM over the raw decisions gives. The views'
+ * queries built on it (overview totals, rollout cells, tool usage) are checked the same way.
+ */
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
+import { getPool } from "@/lib/db/client";
+import {
+  sumMetricsByBucket,
+  sumMetricsByTenantRole,
+  sumOverviewTotals,
+} from "@/lib/db/queries/overview";
+import {
+  listHarmfulDropExamples,
+  sumCohortCells,
+  sumCohortSeries,
+  sumHarmfulDropsByTool,
+} from "@/lib/db/queries/rollouts";
+import {
+  bucketExpression,
+  type RollupFilter,
+  rollupConditions,
+  rollupTable,
+  toHourWindow,
+} from "@/lib/db/queries/rollup";
+import { SqlParams, whereClause } from "@/lib/db/queries/sql";
+import { listHarmfulDropHours, sumToolUsage } from "@/lib/db/queries/tools";
+import { createApiKey } from "@/lib/keys";
+import type { RoutingMode, ToolRoutingDecision } from "@/lib/schemas/events";
+import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
+import { postBatch } from "../support/http";
+
+const baseUrl = inject("baseUrl");
+const suffix = Date.now().toString(36);
+const TENANTS = [`rollup-a-${suffix}`, `rollup-b-${suffix}`] as const;
+const ROLES = [`planner-${suffix}`, `action-${suffix}`] as const;
+const MODES: readonly RoutingMode[] = ["observe", "enforce"];
+const TOOLS = ["search_docs", "create_ticket", "refund_order", "escalate", "lookup_order"];
+const CONFIGS = ["v1", "v2", undefined];
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Inside the prune horizon of 30 days, so the prune test's chunk counts never see these rows. */
+const anchor = Math.floor(Date.now() / DAY) * DAY - 20 * DAY;
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Decisions (and for some an outcome calling a dropped tool) spread over minutes and days. */
+function trafficFor(tenantIndex: number): unknown[] {
+  const next = random(17 + tenantIndex);
+  function pick<T>(list: readonly T[]): T {
+    return list[Math.floor(next() * list.length)] as T;
+  }
+  const events: unknown[] = [];
+  for (let i = 0; i < 240; i++) {
+    // Half inside 10:00-14:00 of the anchor day (the minute window's hours), half over 15 days.
+    const offset = i % 2 === 0 ? 10 * HOUR + next() * 4 * HOUR : -3 * DAY + next() * 15 * DAY;
+    const offered = TOOLS.filter(() => next() < 0.7);
+    const selected = offered.filter(() => next() < 0.6);
+    const configVersion = pick(CONFIGS);
+    const decision: ToolRoutingDecision = decisionEvent({
+      timestamp: new Date(anchor + Math.floor(offset)).toISOString(),
+      run_id: `run-${tenantIndex}-${i}`,
+      role: pick(ROLES),
+      mode: pick(MODES),
+      offered,
+      selected,
+      dropped_tokens: Math.floor(next() * 900),
+      ...(configVersion ? { config_version: configVersion } : {}),
+    });
+    events.push(decision);
+    const dropped = offered.filter((tool) => !selected.includes(tool));
+    if (dropped.length > 0 && next() < 0.4) events.push(outcomeFor(decision, dropped.slice(0, 2)));
+  }
+  return events;
+}
+
+interface Totals {
+  decisions: number;
+  droppedTokens: number;
+  offeredTools: number;
+  selectedTools: number;
+  harmfulDrops: number;
+}
+
+/** The oracle: the same totals straight from `decisions`, with its own WHERE clause. */
+async function rawTotals(filter: RollupFilter, from: Date, to: Date): Promise<Totals> {
+  const values: unknown[] = [from, to];
+  const where = ["ts >= $1", "ts < $2"];
+  for (const [column, value] of [
+    ["tenant_id", filter.tenant],
+    ["role", filter.role],
+    ["mode", filter.mode],
+  ] as const) {
+    if (value === undefined) continue;
+    values.push(value);
+    where.push(`${column} = $${values.length}`);
+  }
+  const { rows } = await getPool().query<Totals>(
+    `SELECT count(*) AS "decisions",
+            coalesce(sum(dropped_tokens), 0) AS "droppedTokens",
+            coalesce(sum(offered_count), 0) AS "offeredTools",
+            coalesce(sum(selected_count), 0) AS "selectedTools",
+            coalesce(sum(cardinality(harmful_tools)), 0) AS "harmfulDrops"
+       FROM decisions WHERE ${where.join(" AND ")}`,
+    values,
+  );
+  return rows[0] as Totals;
+}
+
+/** The same totals read through the helper: its table for the granularity, its conditions. */
+async function rollupTotals(
+  filter: RollupFilter,
+  range: TimeRange,
+  table = rollupTable(range.granularity),
+): Promise<Totals> {
+  const params = new SqlParams();
+  const where = rollupConditions(params, filter, range);
+  const { rows } = await getPool().query<Totals>(
+    `SELECT coalesce(sum(decisions), 0) AS "decisions",
+            coalesce(sum(dropped_tokens), 0) AS "droppedTokens",
+            coalesce(sum(offered_tools), 0) AS "offeredTools",
+            coalesce(sum(selected_tools), 0) AS "selectedTools",
+            coalesce(sum(harmful_drops), 0) AS "harmfulDrops"
+       FROM ${table} ${whereClause(where)}`,
+    params.values,
+  );
+  return rows[0] as Totals;
+}
+
+function customRange(fromMs: number, toMs: number): TimeRange {
+  const range = resolveTimeRange(
+    { range: "custom", from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() },
+    new Date(),
+  );
+  if (!range || range.fellBack) throw new Error("the test's custom range was refused");
+  return range;
+}
+
+/** Windows whose length makes the dashboard read minute, hour and day buckets. */
+const WINDOWS = [
+  {
+    name: "2 h 26 min",
+    range: () => customRange(anchor + 10 * HOUR + 17 * 60_000, anchor + 12 * HOUR + 43 * 60_000),
+    granularity: "minute",
+    table: "rollup_minute",
+  },
+  {
+    name: "5 days",
+    range: () => customRange(anchor - 2 * DAY + 5.5 * HOUR, anchor + 3 * DAY + 7.25 * HOUR),
+    granularity: "hour",
+    table: "rollup_hour",
+  },
+  {
+    name: "15 days",
+    range: () => customRange(anchor - 3 * DAY, anchor + 12 * DAY),
+    granularity: "day",
+    table: "rollup_hour",
+  },
+] as const;
+
+const FILTERS: RollupFilter[] = [undefined, ...TENANTS].flatMap((tenant) =>
+  [undefined, ...ROLES].flatMap((role) =>
+    [undefined, ...MODES].map((mode) => ({ tenant, role, mode })),
+  ),
+);
+
+beforeAll(async () => {
+  for (const [index, tenant] of TENANTS.entries()) {
+    const key = (await createApiKey(tenant)).key;
+    const response = await postBatch(baseUrl, key, trafficFor(index));
+    expect(response.status).toBe(200);
+  }
+});
+
+describe("rollup-query helper", () => {
+  it.each(WINDOWS)("reads a $name window from $table", (window) => {
+    const range = window.range();
+    expect(range.granularity).toBe(window.granularity);
+    expect(rollupTable(range.granularity)).toBe(window.table);
+  });
+
+  it.each(WINDOWS)(
+    "sums a $name window to the raw decisions' totals under every filter",
+    async (window) => {
+      const range = window.range();
+      for (const filter of FILTERS) {
+        const expected = await rawTotals(filter, range.from, range.to);
+        expect(await rollupTotals(filter, range), JSON.stringify(filter)).toEqual(expected);
+      }
+      // The traffic is not trivially empty: harmful drops happen, and the narrowest filter
+      // still matches decisions.
+      expect((await rawTotals({}, range.from, range.to)).harmfulDrops).toBeGreaterThan(0);
+      const narrow = { tenant: TENANTS[0], role: ROLES[1], mode: "enforce" } as const;
+      expect((await rawTotals(narrow, range.from, range.to)).decisions).toBeGreaterThan(0);
+    },
+  );
+
+  it("needs minute buckets for a window that does not start and end on the hour", async () => {
+    const range = WINDOWS[0].range();
+    const filter = { tenant: TENANTS[0] };
+    const raw = await rawTotals(filter, range.from, range.to);
+    // On hour buckets the same conditions keep the hours that start inside the window, 11:00
+    // and 12:00: 10:17-11:00 is lost and 12:43-13:00 counted.
+    const byHour = await rollupTotals(filter, range, "rollup_hour");
+    const wholeHours = await rawTotals(
+      filter,
+      new Date(anchor + 11 * HOUR),
+      new Date(anchor + 13 * HOUR),
+    );
+    expect(byHour).toEqual(wholeHours);
+    expect(byHour.decisions).not.toBe(raw.decisions);
+  });
+
+  it.each(WINDOWS)(
+    "groups a $name window into chart buckets as the raw timestamps fall",
+    async (window) => {
+      const range = window.range();
+      const filter = { tenant: TENANTS[1], mode: "observe" } as const;
+      const params = new SqlParams();
+      const where = rollupConditions(params, filter, range);
+      const fromRollups = await getPool().query<{ bucket: Date; decisions: number }>(
+        `SELECT ${bucketExpression(range.granularity)} AS "bucket", sum(decisions) AS "decisions"
+           FROM ${rollupTable(range.granularity)} ${whereClause(where)}
+          GROUP BY 1 ORDER BY 1`,
+        params.values,
+      );
+      const fromRaw = await getPool().query<{ bucket: Date; decisions: number }>(
+        `SELECT date_bin($4::interval, ts, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS "bucket",
+                count(*) AS "decisions"
+           FROM decisions
+          WHERE ts >= $1 AND ts < $2 AND tenant_id = $3 AND mode = 'observe'
+          GROUP BY 1 ORDER BY 1`,
+        [range.from, range.to, filter.tenant, `${range.bucketMs / 1000} seconds`],
+      );
+      expect(fromRollups.rows.length).toBeGreaterThan(1);
+      expect(fromRollups.rows).toEqual(fromRaw.rows);
+    },
+  );
+});
+
+describe("views' queries on the helper", () => {
+  it.each(WINDOWS)("overview totals of a $name window and its previous period", async (window) => {
+    const range = window.range();
+    for (const filter of FILTERS) {
+      const { current, previous } = await sumOverviewTotals(filter, range);
+      const raw = await rawTotals(filter, range.from, range.to);
+      const rawPrevious = await rawTotals(filter, range.previous.from, range.previous.to);
+      expect(current, JSON.stringify(filter)).toMatchObject(raw);
+      expect(previous, JSON.stringify(filter)).toMatchObject(rawPrevious);
+    }
+  });
+
+  it.each(WINDOWS)("rollout cells of a $name window add up to its decisions", async (window) => {
+    const range = window.range();
+    for (const filter of FILTERS) {
+      const cells = await sumCohortCells(filter, range);
+      const raw = await rawTotals(filter, range.from, range.to);
+      const sum = (key: keyof Totals) => cells.reduce((total, cell) => total + cell[key], 0);
+      expect(
+        {
+          decisions: sum("decisions"),
+          droppedTokens: sum("droppedTokens"),
+          offeredTools: sum("offeredTools"),
+          selectedTools: sum("selectedTools"),
+          harmfulDrops: sum("harmfulDrops"),
+        },
+        JSON.stringify(filter),
+      ).toEqual(raw);
+    }
+  });
+
+  it.each(WINDOWS)("tool usage of a $name window, on whole hours", async (window) => {
+    const range = window.range();
+    const hours = toHourWindow(range);
+    for (const filter of FILTERS.filter((candidate) => candidate.tenant !== undefined)) {
+      const rows = await sumToolUsage(filter, range);
+      const { rows: raw } = await getPool().query<{
+        tool: string;
+        offered: number;
+        dropped: number;
+      }>(
+        `SELECT o.tool AS "tool", count(*) AS "offered",
+                count(*) FILTER (WHERE o.tool = ANY(d.dropped)) AS "dropped"
+           FROM decisions d CROSS JOIN LATERAL unnest(d.offered) AS o(tool)
+          WHERE d.ts >= $1 AND d.ts < $2 AND d.tenant_id = $3
+            AND ($4::text IS NULL OR d.role = $4) AND ($5::text IS NULL OR d.mode = $5)
+          GROUP BY o.tool`,
+        [hours.from, hours.to, filter.tenant, filter.role ?? null, filter.mode ?? null],
+      );
+      const byName = (a: { tool: string }, b: { tool: string }) => (a.tool < b.tool ? -1 : 1);
+      expect(
+        rows.map(({ tool, offered, dropped }) => ({ tool, offered, dropped })).sort(byName),
+        JSON.stringify(filter),
+      ).toEqual(raw.sort(byName));
+    }
+  });
+
+  it.each(WINDOWS)(
+    "chart and breakdown rows of a $name window add up to its decisions",
+    async (window) => {
+      const range = window.range();
+      for (const filter of FILTERS) {
+        const raw = await rawTotals(filter, range.from, range.to);
+        const total = (rows: readonly { decisions: number }[]) =>
+          rows.reduce((sum, row) => sum + row.decisions, 0);
+        const label = JSON.stringify(filter);
+        expect(total(await sumMetricsByBucket(filter, range, "tenant", 1)), label).toBe(
+          raw.decisions,
+        );
+        expect(total(await sumMetricsByBucket(filter, range, "role")), label).toBe(raw.decisions);
+        expect(total(await sumMetricsByTenantRole(filter, range)), label).toBe(raw.decisions);
+        expect(total(await sumCohortSeries(filter, range, { by: "mode" })), label).toBe(
+          raw.decisions,
+        );
+        const versions = ["v1", ""];
+        const { rows: byVersion } = await getPool().query<{ decisions: number }>(
+          `SELECT count(*) AS "decisions" FROM decisions
+          WHERE ts >= $1 AND ts < $2 AND config_version = ANY($3::text[]) AND mode = 'observe'
+            AND ($4::text IS NULL OR tenant_id = $4) AND ($5::text IS NULL OR role = $5)`,
+          [range.from, range.to, versions, filter.tenant ?? null, filter.role ?? null],
+        );
+        const series = await sumCohortSeries(filter, range, {
+          by: "config",
+          versions,
+          mode: "observe",
+        });
+        // The split's mode takes the place of the filter's.
+        expect(total(series), label).toBe(byVersion[0]?.decisions);
+        expect(total(series)).toBeGreaterThan(0);
+      }
+    },
+  );
+
+  it.each(WINDOWS)("harmful drops of a $name window, per tool and as examples", async (window) => {
+    const range = window.range();
+    const hours = toHourWindow(range);
+    const filter = { tenant: TENANTS[0] };
+    const tools = await sumHarmfulDropsByTool(filter, range, TOOLS.length);
+    const { rows: raw } = await getPool().query<{ tool: string; harmfulDrops: number }>(
+      `SELECT h.tool AS "tool", count(*) AS "harmfulDrops"
+         FROM decisions d CROSS JOIN LATERAL unnest(d.harmful_tools) AS h(tool)
+        WHERE d.ts >= $1 AND d.ts < $2 AND d.tenant_id = $3 AND d.mode = 'observe'
+        GROUP BY h.tool`,
+      [hours.from, hours.to, filter.tenant],
+    );
+    const byName = (a: { tool: string }, b: { tool: string }) => (a.tool < b.tool ? -1 : 1);
+    expect(tools.map(({ tool, harmfulDrops }) => ({ tool, harmfulDrops })).sort(byName)).toEqual(
+      raw.sort(byName),
+    );
+    const first = tools[0];
+    if (!first) throw new Error("the traffic has no harmful drop in observe traffic");
+    const scope = { ...filter, mode: "observe" } as const;
+    const harmfulHours = await listHarmfulDropHours(scope, range, first.tool, 2);
+    expect(harmfulHours[0]).toEqual(first.lastHarmfulHour);
+    const examples = await listHarmfulDropExamples(
+      scope,
+      hours,
+      harmfulHours.map((hour) => ({ tool: first.tool, hour })),
+      2,
+    );
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      const { rows } = await getPool().query<{ harmful: boolean }>(
+        `SELECT $4 = ANY(harmful_tools) AND mode = 'observe' AS "harmful" FROM decisions
+          WHERE tenant_id = $1 AND run_id = $2 AND iteration = $3`,
+        [example.tenantId, example.runId, example.iteration, first.tool],
+      );
+      expect(rows).toEqual([{ harmful: true }]);
+      expect(example.tenantId).toBe(filter.tenant);
+    }
+  });
+});
