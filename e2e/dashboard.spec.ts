@@ -194,7 +194,8 @@ const parseCount = (text: string) => Number(text.replaceAll(",", ""));
 async function readTiles(page: Page): Promise<Totals> {
   const totals = {} as Totals;
   for (const [key, testId] of Object.entries(TILES) as [keyof Totals, string][]) {
-    totals[key] = parseCount((await page.getByTestId(testId).textContent()) ?? "0");
+    // The exact value is in the title; large counts are shown compactly (70.3M).
+    totals[key] = parseCount((await page.getByTestId(testId).getAttribute("title")) ?? "0");
   }
   return totals;
 }

@@ -8,7 +8,7 @@ export function KpiTiles({ tiles, previousLabel }: { tiles: KpiTile[]; previousL
         {tiles.map((tile) => (
           <li key={tile.id} className="panel kpi" data-testid={`kpi-${tile.id}`}>
             <div className="kpi-label">{tile.label}</div>
-            <div className="kpi-value" data-testid={`kpi-${tile.id}-value`}>
+            <div className="kpi-value" data-testid={`kpi-${tile.id}-value`} title={tile.exact}>
               {tile.display}
             </div>
             <ul className="kpi-changes" title={`${previousLabel}: ${tile.previousDisplay}`}>

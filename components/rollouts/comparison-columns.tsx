@@ -26,6 +26,17 @@ function CohortValueCell({ value }: { value: CohortMetricValue }) {
   );
 }
 
+/** "[a, b]" that may wrap between its bounds when the table is narrow, never inside one. */
+function IntervalText({ text }: { text: string }) {
+  const [lower, upper, ...rest] = text.split(", ");
+  if (upper === undefined || rest.length > 0) return <>{text}</>;
+  return (
+    <>
+      <span className={styles.bound}>{lower},</span> <span className={styles.bound}>{upper}</span>
+    </>
+  );
+}
+
 function DifferenceCell({ value, tone }: { value: DifferenceValue | null; tone: Tone }) {
   if (!value) return <span className="muted">—</span>;
   return <span className={TONE_CLASS[tone]}>{value.display.estimate}</span>;
@@ -34,7 +45,9 @@ function DifferenceCell({ value, tone }: { value: DifferenceValue | null; tone: 
 function IntervalCell({ value, tone }: { value: DifferenceValue | null; tone: Tone }) {
   if (!value) return <span className="muted">—</span>;
   return (
-    <span className={`${styles.interval} ${TONE_CLASS[tone] ?? ""}`}>{value.display.interval}</span>
+    <span className={`${styles.interval} ${TONE_CLASS[tone] ?? ""}`}>
+      <IntervalText text={value.display.interval} />
+    </span>
   );
 }
 
@@ -53,7 +66,9 @@ function cohortColumns(side: "a" | "b", label: string) {
         id: `${side}Interval`,
         header: "95% CI",
         cell: (info) => (
-          <span className={styles.interval}>{info.row.original[side].display.interval}</span>
+          <span className={styles.interval}>
+            <IntervalText text={info.row.original[side].display.interval} />
+          </span>
         ),
         meta: {
           align: "right",

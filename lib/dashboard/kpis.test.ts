@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareValues, meanPerDecision, prepareKpiTiles } from "./kpis";
+import { compareValues, formatTileCount, meanPerDecision, prepareKpiTiles } from "./kpis";
 import { type MetricTotals, ZERO_TOTALS } from "./types";
 
 const current: MetricTotals = {
@@ -91,6 +91,26 @@ describe("prepareKpiTiles", () => {
     expect(tile("empty-palette").sentiment).toBe("bad");
     expect(tile("empty-palette").changes[0]?.text).toBe("+3 (new)");
     expect(tile("decisions").sentiment).toBe("neutral");
+  });
+
+  it("shows counts from a million on compactly, with the exact value beside", () => {
+    const large = prepareKpiTiles(
+      { ...ZERO_TOTALS, decisions: 999_999, droppedTokens: 70_311_631 },
+      ZERO_TOTALS,
+    );
+    const dropped = large.find((t) => t.id === "dropped-tokens");
+    expect(dropped?.display).toBe("70.3M");
+    expect(dropped?.exact).toBe("70,311,631");
+    expect(dropped?.values).toEqual([70_311_631]);
+    const decisions = large.find((t) => t.id === "decisions");
+    expect(decisions?.display).toBe("999,999");
+    expect(decisions?.exact).toBe("999,999");
+  });
+
+  it("formats tile counts at the compact threshold", () => {
+    expect(formatTileCount(999_999)).toBe("999,999");
+    expect(formatTileCount(1_000_000)).toBe("1M");
+    expect(formatTileCount(1_234_567_890)).toBe("1.2B");
   });
 
   it("works on an empty period", () => {

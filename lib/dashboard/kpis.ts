@@ -2,7 +2,13 @@
  * KPI tiles of the overview: each total of the current period beside its change against the
  * previous period of equal length.
  */
-import { formatCount, formatDecimal, formatSignedCount, formatSignedPercent } from "./format";
+import {
+  formatCompact,
+  formatCount,
+  formatDecimal,
+  formatSignedCount,
+  formatSignedPercent,
+} from "./format";
 import type { MetricTotals } from "./types";
 
 export type Trend = "up" | "down" | "flat";
@@ -23,8 +29,10 @@ export interface Change {
 export interface KpiTile {
   id: string;
   label: string;
-  /** The headline value, formatted. */
+  /** The headline value, formatted to fit the tile on one line. */
   display: string;
+  /** The headline value in full, shown on hover. */
+  exact: string;
   /** The exact value(s), for tests and titles. */
   values: number[];
   previousDisplay: string;
@@ -55,6 +63,14 @@ export function meanPerDecision(sum: number, decisions: number): number {
   return decisions > 0 ? sum / decisions : 0;
 }
 
+/** Counts from this size on are shown compactly on a tile. */
+export const TILE_COMPACT_FROM = 1_000_000;
+
+/** A tile's count: exact below a million ("987,654"), compact from there ("70.3M"). */
+export function formatTileCount(value: number): string {
+  return Math.abs(value) >= TILE_COMPACT_FROM ? formatCompact(value) : formatCount(value);
+}
+
 function countTile(
   id: string,
   label: string,
@@ -65,7 +81,8 @@ function countTile(
   return {
     id,
     label,
-    display: formatCount(current),
+    display: formatTileCount(current),
+    exact: formatCount(current),
     values: [current],
     previousDisplay: formatCount(previous),
     changes: [compareValues(current, previous)],
@@ -92,6 +109,7 @@ export function prepareKpiTiles(current: MetricTotals, previous: MetricTotals): 
       id: "tools",
       label: "Mean tools offered → selected",
       display: `${formatDecimal(offered, 1)} → ${formatDecimal(selected, 1)}`,
+      exact: `${formatDecimal(offered, 1)} → ${formatDecimal(selected, 1)}`,
       values: [offered, selected],
       previousDisplay: `${formatDecimal(previousOffered, 1)} → ${formatDecimal(previousSelected, 1)}`,
       changes: [

@@ -1,0 +1,123 @@
+/**
+ * Layout at 1280 px: no page scrolls sideways, and no card (panel) or table inside one is
+ * wider than the room it has, so no column is cut off. The spec's tenant has what makes pages
+ * wide: long config versions (the rollouts group headers), two modes, harmful drops, warnings,
+ * a run with several roles, and an eight-digit token total (the overview tile shows it compactly).
+ */
+import { randomUUID } from "node:crypto";
+import { expect, type Page, test } from "@playwright/test";
+import { decisionEvent, outcomeEvent, stageRecord } from "./support/events";
+import { createKey, sendBatch } from "./support/server";
+
+const TENANT = `layout-${randomUUID().slice(0, 8)}`;
+const RUN = `${TENANT}-run-with-a-realistically-long-identifier`;
+const OFFERED = ["search_docs", "hydrate_context", "refund_order", "escalate_to_human"];
+const CONFIGS = ["cfg_4f325766eaaca57e", "cfg_860e8709a54bae94"];
+const ROLES = ["action", "reasoning", "reflection"];
+
+test.use({ viewport: { width: 1280, height: 900 } });
+
+test.beforeAll(async () => {
+  const key = await createKey(TENANT);
+  const now = Date.now();
+  const events = Array.from({ length: 24 }, (_, i) => {
+    const timestamp = new Date(now - 50 * 60_000 + i * 60_000).toISOString();
+    const enforce = i % 2 === 1;
+    const selected = enforce ? ["search_docs"] : ["search_docs", "hydrate_context"];
+    return [
+      decisionEvent({
+        run_id: RUN,
+        iteration: i,
+        timestamp,
+        role: ROLES[i % ROLES.length] ?? "action",
+        mode: enforce ? "enforce" : "observe",
+        config_version: CONFIGS[i < 12 ? 0 : 1] ?? null,
+        offered: OFFERED,
+        selected,
+        dropped_tokens: 3_000_000 + i,
+        trace: [
+          stageRecord({
+            stage: "role_palette",
+            action: "select",
+            kept: selected,
+            dropped: OFFERED.filter((name) => !selected.includes(name)),
+            detail: "palette for this role, narrowed by the intent the router resolved",
+          }),
+        ],
+        warnings: i % 5 === 0 ? [{ code: "empty_palette", stage: "role_palette" }] : [],
+      }),
+      outcomeEvent({
+        run_id: RUN,
+        iteration: i,
+        timestamp,
+        role: ROLES[i % ROLES.length] ?? "action",
+        called: i % 4 === 0 ? ["refund_order"] : ["search_docs"],
+      }),
+    ];
+  }).flat();
+  await sendBatch(key, events);
+});
+
+/** Waits until the browser has taken over: local times replace the server's UTC text. */
+async function waitForHydration(page: Page) {
+  await expect(page.locator("main time").first()).not.toHaveText(/UTC$/);
+}
+
+/** Every place where content is wider than its box: the page, a card, a table's scroll area. */
+async function findOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth) {
+      found.push(`page: ${root.scrollWidth} px wide in ${root.clientWidth} px`);
+    }
+    for (const box of document.querySelectorAll<HTMLElement>(".panel, .table-scroll")) {
+      if (box.scrollWidth > box.clientWidth) {
+        const name =
+          box.getAttribute("aria-label") ??
+          box.querySelector("h2, caption")?.textContent?.trim() ??
+          box.className;
+        found.push(`${name}: ${box.scrollWidth} px of content in ${box.clientWidth} px`);
+      }
+    }
+    return found;
+  });
+}
+
+const PAGES = [
+  { name: "overview", path: `/?tenant=${TENANT}`, ready: "svg.recharts-surface" },
+  { name: "runs", path: `/runs?tenant=${TENANT}`, ready: "[data-testid=runs-table]" },
+  { name: "run trace", path: `/runs/${RUN}?tenant=${TENANT}`, ready: "[data-testid=iterations]" },
+  {
+    name: "rollouts",
+    path: `/rollouts?tenant=${TENANT}&before=${CONFIGS[0]}&after=${CONFIGS[1]}`,
+    ready: "[data-testid=config-comparison]",
+  },
+  { name: "tools", path: `/tools?tenant=${TENANT}`, ready: "[data-testid=tools-table]" },
+];
+
+for (const { name, path, ready } of PAGES) {
+  test(`the ${name} page has no horizontal overflow at 1280 px`, async ({ page }, testInfo) => {
+    await page.goto(path);
+    await expect(page.locator(ready).first()).toBeVisible();
+    await waitForHydration(page);
+    const screenshot = testInfo.outputPath(`layout-${name.replace(" ", "-")}-1280.png`);
+    await page.screenshot({ path: screenshot, fullPage: true });
+    await testInfo.attach(`${name} at 1280 px`, { path: screenshot, contentType: "image/png" });
+    expect(await findOverflow(page)).toEqual([]);
+  });
+}
+
+test("a large total fits its tile: compact, on one line, exact on hover", async ({ page }) => {
+  await page.goto(`/?tenant=${TENANT}`);
+  const tile = page.getByTestId("kpi-dropped-tokens-value");
+  // 24 decisions of 3,000,000 + i tokens.
+  await expect(tile).toHaveText("72M");
+  await expect(tile).toHaveAttribute("title", "72,000,276");
+  const box = await tile.evaluate((el) => {
+    const text = document.createRange();
+    text.selectNodeContents(el);
+    return { lines: text.getClientRects().length, fits: el.scrollWidth <= el.clientWidth };
+  });
+  expect(box).toEqual({ lines: 1, fits: true });
+});
