@@ -1,8 +1,9 @@
 /**
  * Layout at 1280 px: no page scrolls sideways, and no card (panel) or table inside one is
  * wider than the room it has, so no column is cut off. The spec's tenant has what makes pages
- * wide: long config versions (the rollouts group headers), two modes, harmful drops, warnings,
- * a run with several roles, and an eight-digit token total (the overview tile shows it compactly).
+ * wide: a long run id, long config versions (the rollouts group headers), two modes, harmful
+ * drops, warnings and a run with several roles. A second tenant holds one decision with the
+ * eight-digit token total that once broke the overview tile across two lines.
  */
 import { randomUUID } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
@@ -10,6 +11,8 @@ import { decisionEvent, outcomeEvent, stageRecord } from "./support/events";
 import { createKey, sendBatch } from "./support/server";
 
 const TENANT = `layout-${randomUUID().slice(0, 8)}`;
+const LARGE_TENANT = `layout-large-${randomUUID().slice(0, 8)}`;
+const LARGE_TOTAL = 70_311_631;
 const RUN = `${TENANT}-run-with-a-realistically-long-identifier`;
 const OFFERED = ["search_docs", "hydrate_context", "refund_order", "escalate_to_human"];
 const CONFIGS = ["cfg_4f325766eaaca57e", "cfg_860e8709a54bae94"];
@@ -34,7 +37,7 @@ test.beforeAll(async () => {
         config_version: CONFIGS[i < 12 ? 0 : 1] ?? null,
         offered: OFFERED,
         selected,
-        dropped_tokens: 3_000_000 + i,
+        dropped_tokens: 2_400 + 37 * i,
         trace: [
           stageRecord({
             stage: "role_palette",
@@ -56,6 +59,9 @@ test.beforeAll(async () => {
     ];
   }).flat();
   await sendBatch(key, events);
+  await sendBatch(await createKey(LARGE_TENANT), [
+    decisionEvent({ timestamp: new Date(now - 60_000).toISOString(), dropped_tokens: LARGE_TOTAL }),
+  ]);
 });
 
 /** Waits until the browser has taken over: local times replace the server's UTC text. */
@@ -109,11 +115,10 @@ for (const { name, path, ready } of PAGES) {
 }
 
 test("a large total fits its tile: compact, on one line, exact on hover", async ({ page }) => {
-  await page.goto(`/?tenant=${TENANT}`);
+  await page.goto(`/?tenant=${LARGE_TENANT}`);
   const tile = page.getByTestId("kpi-dropped-tokens-value");
-  // 24 decisions of 3,000,000 + i tokens.
-  await expect(tile).toHaveText("72M");
-  await expect(tile).toHaveAttribute("title", "72,000,276");
+  await expect(tile).toHaveText("70.3M");
+  await expect(tile).toHaveAttribute("title", "70,311,631");
   const box = await tile.evaluate((el) => {
     const text = document.createRange();
     text.selectNodeContents(el);
