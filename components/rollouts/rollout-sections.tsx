@@ -3,7 +3,7 @@
  * `lib/db/queries/rollouts`; the (mode, config version) cells they share are read once per
  * request.
  */
-import { cache, type ReactNode } from "react";
+import { cache } from "react";
 import { formatCount } from "@/lib/dashboard/format";
 import type { Granularity, TimeRange } from "@/lib/dashboard/time-range";
 import { runsHref } from "@/lib/dashboard/url";
@@ -15,11 +15,14 @@ import {
 } from "@/lib/db/queries/rollouts";
 import { compareCohorts, sumCohorts } from "@/lib/rollouts/cohorts";
 import {
+  type ConfigPair,
+  type ConfigVersionSummary,
   chooseConfigPair,
   listChangeMarkers,
   listConfigVersions,
 } from "@/lib/rollouts/config-versions";
 import { prepareCohortSeries } from "@/lib/rollouts/series";
+import type { CohortCell } from "@/lib/rollouts/types";
 import { rolloutsHref, toolExamplesHref } from "@/lib/rollouts/url";
 import { decideVerdict } from "@/lib/rollouts/verdict";
 import { parseSearchParams, runsSearchSchema } from "@/lib/schemas/dashboard";
@@ -28,6 +31,7 @@ import type { RolloutsSearch } from "@/lib/schemas/rollouts";
 import { FilterForm, SelectField } from "../ui/filter-form";
 import { CohortCharts } from "./cohort-charts";
 import { ComparisonTable } from "./comparison-table";
+import type { ConfigVersionRow } from "./config-version-columns";
 import { ConfigVersionsTable } from "./config-versions-table";
 import { MarkerList } from "./marker-list";
 import { type HarmfulToolLine, VerdictPanel } from "./verdict-panel";
@@ -160,6 +164,139 @@ export async function ModeComparisonSection({
   );
 }
 
+/** The versions table's rows: which is before, which after, and links to choose either. */
+function configVersionRows(
+  versions: ConfigVersionSummary[],
+  pair: ConfigPair | null,
+  search: RolloutsSearch,
+): ConfigVersionRow[] {
+  return versions.map((version) => ({
+    ...version,
+    role:
+      version.token === pair?.before.token
+        ? ("before" as const)
+        : version.token === pair?.after.token
+          ? ("after" as const)
+          : null,
+    beforeHref: rolloutsHref(search, { before: version.token, after: pair?.after.token }),
+    afterHref: rolloutsHref(search, { before: pair?.before.token, after: version.token }),
+  }));
+}
+
+/** Pick the two versions to compare, and the mode to compare them in. */
+function ConfigPairForm({
+  search,
+  versions,
+  pair,
+}: {
+  search: RolloutsSearch;
+  versions: ConfigVersionSummary[];
+  pair: ConfigPair | null;
+}) {
+  const versionOptions = versions.map((version) => ({
+    value: version.token,
+    label: version.label,
+  }));
+  return (
+    <FilterForm
+      action="/rollouts"
+      label="Config versions to compare"
+      hidden={{
+        range: search.range,
+        from: search.range === "custom" ? search.from : undefined,
+        to: search.range === "custom" ? search.to : undefined,
+        tenant: search.tenant,
+        role: search.role,
+        threshold: String(search.threshold),
+      }}
+    >
+      <SelectField
+        name="before"
+        label="Before (A)"
+        value={pair?.before.token}
+        options={versionOptions}
+      />
+      <SelectField
+        name="after"
+        label="After (B)"
+        value={pair?.after.token}
+        options={versionOptions}
+      />
+      <SelectField
+        name="cmode"
+        label="Mode"
+        value={search.cmode}
+        options={ROUTING_MODES.map((mode) => ({ value: mode, label: mode }))}
+        allLabel="All modes"
+      />
+    </FilterForm>
+  );
+}
+
+function NoConfigPair({ versions }: { versions: ConfigVersionSummary[] }) {
+  return (
+    <p className="muted" role="status">
+      {versions.length === 0
+        ? "No decisions in this window."
+        : "Only one config version was seen in this window: there is no change to compare."}
+    </p>
+  );
+}
+
+/** Every metric before and after the change, and both over time. */
+async function ConfigPairComparison({
+  search,
+  range,
+  now,
+  cells,
+  pair,
+}: {
+  search: RolloutsSearch;
+  range: TimeRange;
+  now: Date;
+  cells: CohortCell[];
+  pair: ConfigPair;
+}) {
+  const inMode = (mode: string) => !search.cmode || mode === search.cmode;
+  const cohortOf = (configVersion: string) =>
+    sumCohorts(cells, (cell) => cell.configVersion === configVersion && inMode(cell.mode));
+  const before = cohortOf(pair.before.configVersion);
+  const after = cohortOf(pair.after.configVersion);
+  const seriesRows = await sumCohortSeries({ tenant: search.tenant, role: search.role }, range, {
+    by: "config",
+    versions: [pair.before.configVersion, pair.after.configVersion],
+    mode: search.cmode,
+  });
+  const labels = { a: `Before: ${pair.before.label}`, b: `After: ${pair.after.label}` };
+  const prepared = prepareCohortSeries(
+    seriesRows,
+    {
+      a: { key: pair.before.configVersion, label: labels.a },
+      b: { key: pair.after.configVersion, label: labels.b },
+    },
+    range,
+    now,
+    listChangeMarkers(cells, range.granularity),
+  );
+  return (
+    <>
+      <EmptyCohortNotice
+        labels={[pair.before.label, pair.after.label]}
+        counts={[before.decisions, after.decisions]}
+      />
+      <ComparisonTable
+        rows={compareCohorts(before, after)}
+        labels={labels}
+        caption={`Every metric for config ${pair.before.label} (A) and ${pair.after.label} (B), with the difference B − A`}
+        testId="config-comparison"
+      />
+      <h3 className="small-heading">Over time</h3>
+      <CohortCharts prepared={prepared} title="Before and after the config change over time" />
+      <MarkerList markers={prepared.markers} />
+    </>
+  );
+}
+
 export async function ConfigComparisonSection({
   search,
   range,
@@ -172,76 +309,6 @@ export async function ConfigComparisonSection({
   const cells = await cellsOf(search, range);
   const versions = listConfigVersions(cells);
   const pair = chooseConfigPair(versions, search);
-  const inMode = (mode: string) => !search.cmode || mode === search.cmode;
-  const rows = versions.map((version) => ({
-    ...version,
-    role:
-      version.token === pair?.before.token
-        ? ("before" as const)
-        : version.token === pair?.after.token
-          ? ("after" as const)
-          : null,
-    beforeHref: rolloutsHref(search, { before: version.token, after: pair?.after.token }),
-    afterHref: rolloutsHref(search, { before: pair?.before.token, after: version.token }),
-  }));
-  const versionOptions = versions.map((version) => ({
-    value: version.token,
-    label: version.label,
-  }));
-
-  let body: ReactNode;
-  if (!pair) {
-    body = (
-      <p className="muted" role="status">
-        {versions.length === 0
-          ? "No decisions in this window."
-          : "Only one config version was seen in this window: there is no change to compare."}
-      </p>
-    );
-  } else {
-    const before = sumCohorts(
-      cells,
-      (cell) => cell.configVersion === pair.before.configVersion && inMode(cell.mode),
-    );
-    const after = sumCohorts(
-      cells,
-      (cell) => cell.configVersion === pair.after.configVersion && inMode(cell.mode),
-    );
-    const seriesRows = await sumCohortSeries({ tenant: search.tenant, role: search.role }, range, {
-      by: "config",
-      versions: [pair.before.configVersion, pair.after.configVersion],
-      mode: search.cmode,
-    });
-    const labels = { a: `Before: ${pair.before.label}`, b: `After: ${pair.after.label}` };
-    const prepared = prepareCohortSeries(
-      seriesRows,
-      {
-        a: { key: pair.before.configVersion, label: labels.a },
-        b: { key: pair.after.configVersion, label: labels.b },
-      },
-      range,
-      now,
-      listChangeMarkers(cells, range.granularity),
-    );
-    body = (
-      <>
-        <EmptyCohortNotice
-          labels={[pair.before.label, pair.after.label]}
-          counts={[before.decisions, after.decisions]}
-        />
-        <ComparisonTable
-          rows={compareCohorts(before, after)}
-          labels={labels}
-          caption={`Every metric for config ${pair.before.label} (A) and ${pair.after.label} (B), with the difference B − A`}
-          testId="config-comparison"
-        />
-        <h3 className="small-heading">Over time</h3>
-        <CohortCharts prepared={prepared} title="Before and after the config change over time" />
-        <MarkerList markers={prepared.markers} />
-      </>
-    );
-  }
-
   return (
     <section className="panel" aria-labelledby="config-comparison-title">
       <div className="section-head">
@@ -250,42 +317,15 @@ export async function ConfigComparisonSection({
           {search.cmode ? `${search.cmode} traffic only` : "all modes"}
         </span>
       </div>
-      <ConfigVersionsTable rows={rows} />
+      <ConfigVersionsTable rows={configVersionRows(versions, pair, search)} />
       {versions.length >= 2 ? (
-        <FilterForm
-          action="/rollouts"
-          label="Config versions to compare"
-          hidden={{
-            range: search.range,
-            from: search.range === "custom" ? search.from : undefined,
-            to: search.range === "custom" ? search.to : undefined,
-            tenant: search.tenant,
-            role: search.role,
-            threshold: String(search.threshold),
-          }}
-        >
-          <SelectField
-            name="before"
-            label="Before (A)"
-            value={pair?.before.token}
-            options={versionOptions}
-          />
-          <SelectField
-            name="after"
-            label="After (B)"
-            value={pair?.after.token}
-            options={versionOptions}
-          />
-          <SelectField
-            name="cmode"
-            label="Mode"
-            value={search.cmode}
-            options={ROUTING_MODES.map((mode) => ({ value: mode, label: mode }))}
-            allLabel="All modes"
-          />
-        </FilterForm>
+        <ConfigPairForm search={search} versions={versions} pair={pair} />
       ) : null}
-      {body}
+      {pair ? (
+        <ConfigPairComparison search={search} range={range} now={now} cells={cells} pair={pair} />
+      ) : (
+        <NoConfigPair versions={versions} />
+      )}
     </section>
   );
 }
