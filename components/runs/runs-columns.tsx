@@ -24,7 +24,7 @@ export const runsColumns = column.columns([
     cell: (info) => (
       <Link
         href={runTraceHref(info.row.original.tenantId, info.getValue())}
-        className="cell-link mono"
+        className="cell-link run-link mono"
         prefetch={false}
         title={info.getValue()}
       >
