@@ -14,7 +14,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
 import { listFilterChoices } from "@/lib/dashboard/filter-choices";
-import { describeGranularity, resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
+import { describeGranularity, resolveTimeRange } from "@/lib/dashboard/time-range";
 import { overviewHref } from "@/lib/dashboard/url";
 import { hasAnyDecisions, listTenantRolePairs } from "@/lib/db/queries/overview";
 import { listTenantIds } from "@/lib/db/queries/tenants";
@@ -41,7 +41,7 @@ export default async function OverviewPage({
 }) {
   const search = parseSearchParams(overviewSearchSchema, await searchParams);
   const now = new Date();
-  const range = resolveTimeRange(search, now) as TimeRange;
+  const range = resolveTimeRange(search, now);
   const [hasData, pairs, tenantIds] = await Promise.all([
     hasAnyDecisions(),
     listTenantRolePairs(),
@@ -77,7 +77,7 @@ export default async function OverviewPage({
       <DashboardFilters
         action="/"
         label="Overview filters"
-        rangeValue={range.fellBack ? "24h" : search.range}
+        rangeValue={range.preset}
         rangeOptions={PRESET_OPTIONS}
         range={range}
         values={search}

@@ -10,7 +10,7 @@ import {
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
-import { describeGranularity, resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
+import { describeGranularity, resolveTimeRange } from "@/lib/dashboard/time-range";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
 import { rolloutsSearchSchema } from "@/lib/schemas/rollouts";
@@ -24,7 +24,7 @@ export default async function RolloutsPage({
 }) {
   const search = parseSearchParams(rolloutsSearchSchema, await searchParams);
   const now = new Date();
-  const range = resolveTimeRange(search, now) as TimeRange;
+  const range = resolveTimeRange(search, now);
   const choices = await loadFilterChoices(search);
   const sectionKey = JSON.stringify(search);
 

@@ -5,7 +5,7 @@ import { DashboardFilters, PRESET_OPTIONS } from "@/components/ui/dashboard-filt
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
-import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
+import { resolveTimeRange } from "@/lib/dashboard/time-range";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { toHourWindow } from "@/lib/db/queries/rollup";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
@@ -19,7 +19,7 @@ export default async function ToolsPage({
   searchParams: Promise<RawSearchParams>;
 }) {
   const search = parseSearchParams(toolsSearchSchema, await searchParams);
-  const range = resolveTimeRange(search, new Date()) as TimeRange;
+  const range = resolveTimeRange(search, new Date());
   const hours = toHourWindow(range);
   const choices = await loadFilterChoices(search);
   const sectionKey = JSON.stringify(search);
@@ -42,7 +42,7 @@ export default async function ToolsPage({
       <DashboardFilters
         action="/tools"
         label="Tools filters"
-        rangeValue={range.fellBack ? "24h" : search.range}
+        rangeValue={range.preset}
         rangeOptions={PRESET_OPTIONS}
         range={range}
         values={search}

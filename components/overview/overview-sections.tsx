@@ -6,7 +6,15 @@ import { defaultBreakdownDirection, prepareBreakdown } from "@/lib/dashboard/bre
 import { prepareKpiTiles } from "@/lib/dashboard/kpis";
 import { prepareTimeSeries } from "@/lib/dashboard/series";
 import type { TimeRange } from "@/lib/dashboard/time-range";
-import { overviewHref, runsHref } from "@/lib/dashboard/url";
+import {
+  exportHref,
+  overviewHref,
+  overviewView,
+  rangeChanges,
+  runsHref,
+  runsView,
+  sortLinks,
+} from "@/lib/dashboard/url";
 import {
   sumMetricsByBucket,
   sumMetricsByTenantRole,
@@ -14,10 +22,9 @@ import {
 } from "@/lib/db/queries/overview";
 import { rollupFilterOf } from "@/lib/db/queries/rollup";
 import {
+  AGGREGATE_EXPORT_ROW_LIMIT,
   BREAKDOWN_SORT_KEYS,
   type OverviewSearch,
-  parseSearchParams,
-  runsSearchSchema,
 } from "@/lib/schemas/dashboard";
 import { DownloadLink } from "../ui/download-link";
 import { BreakdownTable } from "./breakdown-table";
@@ -64,37 +71,30 @@ export async function BreakdownSection({
 }) {
   const rows = await sumMetricsByTenantRole(rollupFilterOf(search), range);
   const dir = search.dir ?? defaultBreakdownDirection(search.sort);
-  const runsDefaults = parseSearchParams(runsSearchSchema, {});
   const lines = prepareBreakdown(rows, search.sort, dir).map((line) => ({
     ...line,
-    runsHref: runsHref(runsDefaults, {
+    runsHref: runsHref(runsView.defaults, {
+      ...rangeChanges(search, range),
       tenant: line.tenant,
       role: line.role,
       mode: search.mode,
-      range: search.range,
-      from: search.range === "custom" ? range.from.toISOString() : undefined,
-      to: search.range === "custom" ? range.to.toISOString() : undefined,
     }),
   }));
-  const sortLinks = Object.fromEntries(
-    BREAKDOWN_SORT_KEYS.map((key) => [
-      key,
-      overviewHref(search, {
-        sort: key,
-        dir: key === search.sort ? (dir === "asc" ? "desc" : "asc") : undefined,
-      }),
-    ]),
-  );
   return (
     <section className="panel" aria-labelledby="breakdown-title">
       <div className="section-head">
         <h2 id="breakdown-title">By tenant and role</h2>
-        <DownloadLink href={`/api/export/breakdown${overviewHref(search).slice(1)}`} />
+        <DownloadLink
+          href={exportHref("breakdown", overviewView, search)}
+          rowLimit={AGGREGATE_EXPORT_ROW_LIMIT}
+        />
       </div>
       <BreakdownTable
         rows={lines}
         sort={{ id: search.sort, desc: dir === "desc" }}
-        sortLinks={sortLinks}
+        sortLinks={sortLinks(BREAKDOWN_SORT_KEYS, { sort: search.sort, dir }, (changes) =>
+          overviewHref(search, changes),
+        )}
       />
     </section>
   );

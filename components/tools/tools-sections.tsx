@@ -4,10 +4,12 @@
  */
 import Link from "next/link";
 import type { TimeRange } from "@/lib/dashboard/time-range";
+import { exportHref, sortLinks } from "@/lib/dashboard/url";
 import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
 import { rollupFilterOf, toHourWindow } from "@/lib/db/queries/rollup";
 import { listHarmfulDropHours, sumToolUsage } from "@/lib/db/queries/tools";
-import { harmfulDropExampleHref, toolsHref } from "@/lib/rollouts/url";
+import { harmfulDropExampleHref, toolsHref, toolsView } from "@/lib/rollouts/url";
+import { AGGREGATE_EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
 import { TOOL_SORT_KEYS, type ToolsSearch } from "@/lib/schemas/tools";
 import { defaultToolsDirection, prepareToolLines } from "@/lib/tools/tool-lines";
 import { DownloadLink } from "../ui/download-link";
@@ -26,27 +28,21 @@ export async function ToolsSection({ search, range }: { search: ToolsSearch; ran
     examplesHref: `${toolsHref(search, { tool: line.tool })}#harmful-examples`,
     selectedTool: line.tool === search.tool,
   }));
-  const sortLinks = Object.fromEntries(
-    TOOL_SORT_KEYS.map((key) => [
-      key,
-      toolsHref(search, {
-        sort: key,
-        dir: key === search.sort ? (dir === "asc" ? "desc" : "asc") : undefined,
-      }),
-    ]),
-  );
   return (
     <section className="panel" aria-labelledby="tools-title">
       <div className="section-head">
         <h2 id="tools-title">Tools</h2>
         <DownloadLink
-          href={`/api/export/tools${toolsHref(search, { tool: undefined }).slice("/tools".length)}`}
+          href={exportHref("tools", toolsView, search, { tool: undefined })}
+          rowLimit={AGGREGATE_EXPORT_ROW_LIMIT}
         />
       </div>
       <ToolsTable
         rows={lines}
         sort={{ id: search.sort, desc: dir === "desc" }}
-        sortLinks={sortLinks}
+        sortLinks={sortLinks(TOOL_SORT_KEYS, { sort: search.sort, dir }, (changes) =>
+          toolsHref(search, changes),
+        )}
       />
     </section>
   );

@@ -9,7 +9,7 @@ import { Pager } from "@/components/ui/pager";
 import { SectionSkeleton } from "@/components/ui/skeleton";
 import { describePage } from "@/lib/dashboard/pagination";
 import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
-import { runsHref } from "@/lib/dashboard/url";
+import { exportHref, runsHref, runsView, sortLinks } from "@/lib/dashboard/url";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { countRuns, defaultRunsDirection, listRuns, runsFilterOf } from "@/lib/db/queries/runs";
 import {
@@ -17,6 +17,7 @@ import {
   type RawSearchParams,
   RUN_PAGE_SIZES,
   RUN_SORT_KEYS,
+  RUNS_EXPORT_ROW_LIMIT,
   type RunsSearch,
   runsSearchSchema,
 } from "@/lib/schemas/dashboard";
@@ -37,15 +38,6 @@ async function RunsSection({ search, window }: { search: RunsSearch; window: Tim
     // The page asked for is past the end: show the last one.
     rows = await listRuns(filter, order, { offset: info.offset, limit: search.size });
   }
-  const sortLinks = Object.fromEntries(
-    RUN_SORT_KEYS.map((key) => [
-      key,
-      runsHref(search, {
-        sort: key,
-        dir: key === search.sort ? (dir === "asc" ? "desc" : "asc") : undefined,
-      }),
-    ]),
-  );
   return (
     <section className="panel" aria-label="Runs">
       <div className="section-head">
@@ -55,12 +47,15 @@ async function RunsSection({ search, window }: { search: RunsSearch; window: Tim
           noun="runs"
           label="Runs pages"
         />
-        <DownloadLink href={`/api/export/runs${runsHref(search).slice("/runs".length)}`} />
+        <DownloadLink
+          href={exportHref("runs", runsView, search)}
+          rowLimit={RUNS_EXPORT_ROW_LIMIT}
+        />
       </div>
       <RunsTable
         rows={rows}
         sort={{ id: search.sort, desc: dir === "desc" }}
-        sortLinks={sortLinks}
+        sortLinks={sortLinks(RUN_SORT_KEYS, order, (changes) => runsHref(search, changes))}
       />
       {info.pageCount > 1 ? (
         <Pager
@@ -98,7 +93,7 @@ export default async function RunsPage({
       <DashboardFilters
         action="/runs"
         label="Runs filters"
-        rangeValue={fellBack ? "24h" : search.range}
+        rangeValue={window?.preset ?? search.range}
         rangeOptions={[{ value: "all", label: "All time" }, ...PRESET_OPTIONS]}
         range={window}
         values={search}

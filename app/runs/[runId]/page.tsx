@@ -10,7 +10,7 @@ import { formatCount } from "@/lib/dashboard/format";
 import { describeIssues, issueTone } from "@/lib/dashboard/issue-kinds";
 import { describePage } from "@/lib/dashboard/pagination";
 import { prepareRunTrace } from "@/lib/dashboard/trace";
-import { readRunId, runsHref, runTraceHref, toSearchString } from "@/lib/dashboard/url";
+import { readRunId, runExportHref, runsHref, runsView, runTraceHref } from "@/lib/dashboard/url";
 import {
   countRunDecisions,
   countRunDecisionsWithIssues,
@@ -22,7 +22,7 @@ import { getRun, listTenantsOfRun } from "@/lib/db/queries/runs";
 import {
   parseSearchParams,
   type RawSearchParams,
-  runsSearchSchema,
+  RUN_EXPORT_ROW_LIMIT,
   runTraceSearchSchema,
   TRACE_PAGE_SIZE,
 } from "@/lib/schemas/dashboard";
@@ -85,7 +85,6 @@ export default async function RunTracePage({ params, searchParams }: Props) {
       : [];
   const views = prepareRunTrace(decisions, outcomes);
   const openAll = views.length <= 5;
-  const runsDefaults = parseSearchParams(runsSearchSchema, {});
   const tenant = tenantId;
 
   return (
@@ -99,12 +98,13 @@ export default async function RunTracePage({ params, searchParams }: Props) {
         subtitle={
           <>
             Tenant <strong>{tenant}</strong> ·{" "}
-            <Link href={runsHref(runsDefaults, { tenant })}>all runs of this tenant</Link>
+            <Link href={runsHref(runsView.defaults, { tenant })}>all runs of this tenant</Link>
           </>
         }
         actions={
           <DownloadLink
-            href={`/api/export/run${toSearchString({ tenant, runId })}`}
+            href={runExportHref({ tenant, runId })}
+            rowLimit={RUN_EXPORT_ROW_LIMIT}
             label="Download iterations CSV"
           />
         }
