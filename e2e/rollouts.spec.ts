@@ -266,7 +266,7 @@ test("before vs after lists the config versions and compares the chosen pair", a
     .getByRole("form", { name: "Config versions to compare" })
     .getByLabel("Mode")
     .selectOption("observe");
-  await expect(page).toHaveURL(/cmode=observe/);
+  await expect(page).toHaveURL(/compareMode=observe/);
   const zeroCall = metricRow(page, "config-comparison", "Zero-tool-call rate");
   await expect(zeroCall.locator('[data-column="bValue"]')).toHaveText(/0\.00%\s*0 \/ 20/);
   await expect(

@@ -22,12 +22,12 @@ export function RolloutFilters({
     <DashboardFilters
       action="/rollouts"
       label="Rollout filters"
-      rangeValue={range.fellBack ? "24h" : search.range}
+      rangeValue={range.preset}
       rangeOptions={PRESET_OPTIONS}
       range={range}
       values={search}
       choices={choices}
-      hidden={{ before: search.before, after: search.after, cmode: search.cmode }}
+      hidden={{ before: search.before, after: search.after, compareMode: search.compareMode }}
       showMode={false}
     >
       <label className="field">

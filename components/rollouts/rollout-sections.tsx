@@ -6,7 +6,7 @@
 import { cache } from "react";
 import { formatCount } from "@/lib/dashboard/format";
 import type { Granularity, TimeRange } from "@/lib/dashboard/time-range";
-import { runsHref } from "@/lib/dashboard/url";
+import { runsHref, runsView } from "@/lib/dashboard/url";
 import {
   listHarmfulDropExamples,
   sumCohortCells,
@@ -25,7 +25,6 @@ import { prepareCohortSeries } from "@/lib/rollouts/series";
 import type { CohortCell } from "@/lib/rollouts/types";
 import { rolloutsHref, toolExamplesHref } from "@/lib/rollouts/url";
 import { decideVerdict } from "@/lib/rollouts/verdict";
-import { parseSearchParams, runsSearchSchema } from "@/lib/schemas/dashboard";
 import { ROUTING_MODES } from "@/lib/schemas/events";
 import type { RolloutsSearch } from "@/lib/schemas/rollouts";
 import { FilterForm, SelectField } from "../ui/filter-form";
@@ -94,7 +93,7 @@ export async function VerdictSection({
     examples: examples.filter((example) => example.tool === row.tool),
     moreHref: toolExamplesHref(search, range, row.tool, "observe"),
   }));
-  const runs = runsHref(parseSearchParams(runsSearchSchema, {}), {
+  const runs = runsHref(runsView.defaults, {
     tenant: search.tenant,
     role: search.role,
     mode: "observe",
@@ -223,9 +222,9 @@ function ConfigPairForm({
         options={versionOptions}
       />
       <SelectField
-        name="cmode"
+        name="compareMode"
         label="Mode"
-        value={search.cmode}
+        value={search.compareMode}
         options={ROUTING_MODES.map((mode) => ({ value: mode, label: mode }))}
         allLabel="All modes"
       />
@@ -257,7 +256,7 @@ async function ConfigPairComparison({
   cells: CohortCell[];
   pair: ConfigPair;
 }) {
-  const inMode = (mode: string) => !search.cmode || mode === search.cmode;
+  const inMode = (mode: string) => !search.compareMode || mode === search.compareMode;
   const cohortOf = (configVersion: string) =>
     sumCohorts(cells, (cell) => cell.configVersion === configVersion && inMode(cell.mode));
   const before = cohortOf(pair.before.configVersion);
@@ -265,7 +264,7 @@ async function ConfigPairComparison({
   const seriesRows = await sumCohortSeries({ tenant: search.tenant, role: search.role }, range, {
     by: "config",
     versions: [pair.before.configVersion, pair.after.configVersion],
-    mode: search.cmode,
+    mode: search.compareMode,
   });
   const labels = { a: `Before: ${pair.before.label}`, b: `After: ${pair.after.label}` };
   const prepared = prepareCohortSeries(
@@ -314,7 +313,7 @@ export async function ConfigComparisonSection({
       <div className="section-head">
         <h2 id="config-comparison-title">Before vs after a config change</h2>
         <span className="muted small">
-          {search.cmode ? `${search.cmode} traffic only` : "all modes"}
+          {search.compareMode ? `${search.compareMode} traffic only` : "all modes"}
         </span>
       </div>
       <ConfigVersionsTable rows={configVersionRows(versions, pair, search)} />

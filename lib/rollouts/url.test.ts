@@ -13,9 +13,9 @@ describe("rollouts URL state", () => {
     const bad = parseSearchParams(rolloutsSearchSchema, {
       range: "9y",
       threshold: "-3",
-      cmode: "sideways",
+      compareMode: "sideways",
     });
-    expect(bad).toMatchObject({ range: "7d", threshold: 1, cmode: undefined });
+    expect(bad).toMatchObject({ range: "7d", threshold: 1, compareMode: undefined });
     expect(parseSearchParams(rolloutsSearchSchema, { threshold: "0.5" }).threshold).toBe(0.5);
   });
 
@@ -77,5 +77,21 @@ describe("harmfulDropExampleHref", () => {
         ts: "2026-03-02T07:12:00.000Z",
       }),
     ).toBe("/runs/run%201%2F2?tenant=acme&issues=1#iteration-3");
+  });
+});
+
+describe("renamed parameters", () => {
+  it("reads an old link's cmode as compareMode and writes compareMode", () => {
+    const old = parseSearchParams(rolloutsSearchSchema, new URLSearchParams("cmode=enforce"));
+    expect(old.compareMode).toBe("enforce");
+    expect(rolloutsHref(old)).toBe("/rollouts?compareMode=enforce");
+    expect(parseSearchParams(rolloutsSearchSchema, { cmode: "observe" }).compareMode).toBe(
+      "observe",
+    );
+    const both = parseSearchParams(
+      rolloutsSearchSchema,
+      new URLSearchParams("cmode=enforce&compareMode=observe"),
+    );
+    expect(both.compareMode).toBe("observe");
   });
 });

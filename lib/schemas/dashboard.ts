@@ -203,13 +203,30 @@ export const runIdSchema = text(LIMITS.runId).min(1, "must not be empty");
 
 type SearchInput = RawSearchParams | URLSearchParams;
 
-/** A plain record; a repeated parameter becomes a list, as in the `searchParams` of a page. */
+/**
+ * Parameters renamed since links were shared (old name → new name). An old link still opens the
+ * same view; when both names are present the new one wins.
+ */
+export const RENAMED_PARAMETERS: Readonly<Record<string, string>> = { cmode: "compareMode" };
+
+/**
+ * A plain record under the current parameter names; a repeated parameter becomes a list, as in
+ * the `searchParams` of a page.
+ */
 function toRecord(raw: SearchInput): Record<string, unknown> {
-  if (!(raw instanceof URLSearchParams)) return raw;
-  const record: Record<string, string | string[]> = {};
-  for (const key of new Set(raw.keys())) {
-    const values = raw.getAll(key);
-    record[key] = values.length === 1 ? (values[0] as string) : values;
+  const record: Record<string, unknown> = {};
+  if (raw instanceof URLSearchParams) {
+    for (const key of new Set(raw.keys())) {
+      const values = raw.getAll(key);
+      record[key] = values.length === 1 ? values[0] : values;
+    }
+  } else {
+    Object.assign(record, raw);
+  }
+  for (const [old, current] of Object.entries(RENAMED_PARAMETERS)) {
+    if (!(old in record)) continue;
+    if (record[current] === undefined) record[current] = record[old];
+    delete record[old];
   }
   return record;
 }

@@ -37,7 +37,10 @@ export const rolloutsSearchSchema = z.object({
   /** Config versions compared before vs after (tokens: the version, or the no-version token). */
   before: optionalText(200),
   after: optionalText(200),
-  /** Restricts the before/after comparison to one mode; absent compares all traffic. */
-  cmode: mode,
+  /**
+   * Restricts the before/after comparison to one mode; absent compares all traffic. Links
+   * written before it was renamed call it `cmode` (see RENAMED_PARAMETERS).
+   */
+  compareMode: mode,
 });
 export type RolloutsSearch = z.infer<typeof rolloutsSearchSchema>;

@@ -137,3 +137,13 @@ describe("CSV downloads with hostile parameters", () => {
     expect(await response.json()).toEqual({ error: "No such run for this tenant." });
   });
 });
+
+describe("renamed parameters", () => {
+  it("an old rollouts link with cmode opens the same comparison", async () => {
+    for (const query of ["cmode=observe", "compareMode=observe"]) {
+      const response = await fetch(`${baseUrl}/rollouts?${query}`);
+      expect(response.status).toBe(200);
+      expect(await response.text(), query).toContain("observe traffic only");
+    }
+  });
+});
