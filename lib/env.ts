@@ -32,6 +32,24 @@ const envSchema = z.object({
     .max(60_000, "must be at most 60000 ms")
     .default(3_000),
   ROUTELENS_DEMO: booleanFlag.default(true),
+  // Reverse proxies in front of the app that append the client address to X-Forwarded-For
+  // (README, "Client addresses"). 0: clients connect directly.
+  ROUTELENS_TRUST_PROXY: z.coerce
+    .number({ error: "must be a whole number of proxies" })
+    .int("must be a whole number of proxies")
+    .min(0, "must be at least 0")
+    .max(10, "must be at most 10")
+    .default(0),
+  // Bytes of ingest bodies read and parsed at once per process; beyond it requests get 503 and
+  // Retry-After. 20 MiB is four full 5 MiB batches: their parsed objects (a few times the text)
+  // stay far below the 512 MiB a server should need, while ingest at full speed holds about
+  // 1.5 MiB (two batches of 500 decisions in flight). Tests lower it to reach the limit.
+  ROUTELENS_INGEST_PARSE_MIB: z.coerce
+    .number({ error: "must be a whole number of MiB" })
+    .int("must be a whole number of MiB")
+    .min(1, "must be at least 1 MiB")
+    .max(1024, "must be at most 1024 MiB")
+    .default(20),
 });
 
 export type Env = z.infer<typeof envSchema>;

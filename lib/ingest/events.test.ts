@@ -89,6 +89,9 @@ describe("checkEvent", () => {
       id: event.event_id,
       status: 403,
       message: 'batch[4].tenant_id: "other" is not this key\'s tenant ("acme")',
+      problems: [
+        { path: "batch[4].tenant_id", rule: '"other" is not this key\'s tenant ("acme")' },
+      ],
     });
   });
 

@@ -10,12 +10,22 @@ import {
   type ToolCallOutcome,
   type ToolRoutingDecision,
 } from "@/lib/schemas/events";
+import { boundedIssues } from "./bounded-issues";
+
+/** One problem with an event: where (`batch[3].offered[0]`) and the rule it broke. */
+export interface EventProblem {
+  path: string;
+  rule: string;
+}
 
 export interface EventError {
   index: number;
   id: string | null;
   status: 400 | 403 | 422;
+  /** The problems in one sentence: `path: rule; path: rule`, bounded in length. */
   message: string;
+  /** The first `PROBLEMS_PER_EVENT` problems (a hostile event may have thousands). */
+  problems: EventProblem[];
 }
 
 /**
@@ -32,8 +42,22 @@ export function refusedEvent(
     id: item.row.event_id,
     status: 422,
     message: `${formatPath(index, [])}: the database refused to store this event (${reason}). It passed validation, so a value in it is outside a limit the schema does not check yet; it was not stored and would be refused again if sent unchanged. The batch's other events are not affected.`,
+    problems: [
+      {
+        path: formatPath(index, []),
+        rule: clipText(`the database refused to store this event (${reason})`, PROBLEM_TEXT_MAX),
+      },
+    ],
   };
 }
+
+/**
+ * Problems reported per event. Finding every problem of an event with 1,000-item lists costs
+ * milliseconds (thousands of zod issues); the first few tell the sender what to fix.
+ */
+export const PROBLEMS_PER_EVENT = 5;
+/** Characters of one problem's path or rule in a message (a field name may be any length). */
+const PROBLEM_TEXT_MAX = 200;
 
 export type CheckedEvent =
   | { ok: true; index: number; event: TelemetryEvent }
@@ -65,35 +89,54 @@ export function checkEvent(raw: unknown, index: number, keyTenant: string): Chec
   if (!checked.ok) return checked;
   const { event } = checked;
   if (event.tenant_id !== undefined && event.tenant_id !== keyTenant) {
+    const problem = {
+      path: formatPath(index, ["tenant_id"]),
+      rule: `"${event.tenant_id}" is not this key's tenant ("${keyTenant}")`,
+    };
     return {
       ok: false,
       error: {
         index,
         id: event.event_id,
         status: 403,
-        message: `${formatPath(index, ["tenant_id"])}: "${event.tenant_id}" is not this key's tenant ("${keyTenant}")`,
+        message: `${problem.path}: ${problem.rule}`,
+        problems: [problem],
       },
     };
   }
   return checked;
 }
 
+/** `text` cut to `max` characters, marked with an ellipsis when cut. */
+function clipText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
 function explain(raw: unknown, index: number): CheckedEvent {
-  const parsed = eventSchema.safeParse(raw);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      error: {
-        index,
-        id: eventIdOf(raw),
-        status: 400,
-        message: describeEventIssues(raw, parsed.error.issues)
-          .map((issue) => `${formatPath(index, issue.path)}: ${issue.message}`)
-          .join("; "),
-      },
-    };
+  // One issue more than is reported, to know whether there were more.
+  const issues = boundedIssues(eventSchema, raw, PROBLEMS_PER_EVENT + 1);
+  if (issues.length === 0) {
+    const parsed = eventSchema.safeParse(raw);
+    if (parsed.success) return { ok: true, index, event: parsed.data };
+    issues.push(...parsed.error.issues.slice(0, PROBLEMS_PER_EVENT + 1));
   }
-  return { ok: true, index, event: parsed.data };
+  const described = describeEventIssues(raw, issues);
+  const problems = described.slice(0, PROBLEMS_PER_EVENT).map((issue) => ({
+    path: clipText(formatPath(index, issue.path), PROBLEM_TEXT_MAX),
+    rule: clipText(issue.message, PROBLEM_TEXT_MAX),
+  }));
+  const more =
+    described.length > PROBLEMS_PER_EVENT ? `; and more (first ${PROBLEMS_PER_EVENT} shown)` : "";
+  return {
+    ok: false,
+    error: {
+      index,
+      id: eventIdOf(raw),
+      status: 400,
+      message: problems.map((p) => `${p.path}: ${p.rule}`).join("; ") + more,
+      problems,
+    },
+  };
 }
 
 /** The stored form of a decision: the wire fields plus the measures dashboards sum. */

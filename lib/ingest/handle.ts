@@ -2,20 +2,29 @@
  * POST /api/ingest (SPEC §3): authenticate, read the envelope, validate each event on its
  * own, store the good ones, and answer 200 (all stored) or 207 with per-event results.
  */
-
 import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
-import { authenticateApiKey } from "@/lib/keys";
+import { env } from "@/lib/env";
+import { authenticateApiKey, hashApiKey } from "@/lib/keys";
+import type { IngestSuccess } from "@/lib/schemas/ingest";
+import { AuthThrottle, clientAddress } from "./auth-throttle";
 import { checkEvent, type EventError, refusedEvent, toDecisionRow, toOutcomeRow } from "./events";
-import { bearerToken, checkContentType, parseEnvelope, RequestRejected, readBody } from "./request";
+import { ingestResponseBody } from "./report";
+import {
+  bearerToken,
+  bearerTokenOf,
+  checkContentType,
+  ParseBudget,
+  parseEnvelope,
+  RequestRejected,
+  readBody,
+} from "./request";
 import { type StoreInput, storeEvents } from "./store";
 
 export const RETRY_AFTER_SECONDS = 5;
 const YIELD_EVERY = 100;
 
-export interface IngestResponseBody {
-  successes: { id: string; status: number }[];
-  errors: { id: string | null; index: number; status: number; message: string }[];
-}
+const authThrottle = new AuthThrottle();
+let parseBudget: ParseBudget | undefined;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -30,14 +39,40 @@ const unavailable = () =>
   );
 
 export async function handleIngest(request: Request): Promise<Response> {
+  const address = clientAddress(request.headers, env().ROUTELENS_TRUST_PROXY);
+  parseBudget ??= new ParseBudget(env().ROUTELENS_INGEST_PARSE_MIB * 1024 * 1024);
+  const lease = parseBudget.lease();
   try {
-    const key = bearerToken(request.headers.get("authorization"));
+    const authorization = request.headers.get("authorization");
+    const wait = authThrottle.retryAfterSeconds(address);
+    if (wait > 0) {
+      const key = bearerTokenOf(authorization);
+      if (!key || !authThrottle.isKnown(hashApiKey(key))) {
+        return json(
+          429,
+          {
+            error: `Too many requests with a missing or wrong API key from this address; retry after ${wait} s.`,
+          },
+          { "Retry-After": String(wait) },
+        );
+      }
+    }
+    let key: string;
+    try {
+      key = bearerToken(authorization);
+    } catch (error) {
+      authThrottle.failed(address);
+      throw error;
+    }
     const tenant = await authenticateApiKey(key);
     if (!tenant) {
+      authThrottle.failed(address);
+      authThrottle.forget(hashApiKey(key));
       return json(401, { error: "Unknown or revoked API key." });
     }
+    authThrottle.succeeded(hashApiKey(key));
     checkContentType(request.headers.get("content-type"));
-    const batch = parseEnvelope(await readBody(request));
+    const batch = parseEnvelope(await readBody(request, lease));
 
     const errors: EventError[] = [];
     const accepted: { index: number; item: StoreInput }[] = [];
@@ -61,27 +96,27 @@ export async function handleIngest(request: Request): Promise<Response> {
     }
 
     const statuses = await storeEvents(accepted.map((a) => a.item));
-    const successes: IngestResponseBody["successes"] = [];
+    const successes: IngestSuccess[] = [];
     accepted.forEach((a, i) => {
       const status = statuses[i] ?? "duplicate";
       if (typeof status === "object") errors.push(refusedEvent(a.index, a.item, status.refused));
       else successes.push({ id: a.item.row.event_id, status: status === "created" ? 201 : 200 });
     });
     errors.sort((a, b) => a.index - b.index);
-    const body: IngestResponseBody = {
-      successes,
-      errors: errors.map((e) => ({
-        id: e.id,
-        index: e.index,
-        status: e.status,
-        message: e.message,
-      })),
-    };
-    return json(errors.length === 0 ? 200 : 207, body);
+    return json(errors.length === 0 ? 200 : 207, ingestResponseBody(successes, errors));
   } catch (error) {
-    if (error instanceof RequestRejected) return json(error.status, { error: error.message });
+    if (error instanceof RequestRejected) {
+      const retryAfter = error.retryAfterSeconds;
+      return json(
+        error.status,
+        { error: error.message },
+        retryAfter === null ? {} : { "Retry-After": String(retryAfter) },
+      );
+    }
     if (error instanceof DatabaseUnavailable || isUnavailable(error)) return unavailable();
     console.error("ingest failed", error);
     return json(500, { error: "Internal error; nothing was reported as stored. Retry the batch." });
+  } finally {
+    lease.release();
   }
 }

@@ -9,25 +9,79 @@ import { LIMITS } from "@/lib/schemas/events";
 
 export class RequestRejected extends Error {
   constructor(
-    readonly status: 400 | 401 | 413 | 415,
+    readonly status: 400 | 401 | 413 | 415 | 503,
     message: string,
+    /** Seconds for the Retry-After header of a 503. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = "RequestRejected";
   }
 }
 
+/** Retry-After of a request refused because too many bytes are being parsed at once. */
+export const PARSE_BUSY_RETRY_SECONDS = 1;
+
+/**
+ * Bytes of request bodies (as received, and decompressed) held by the requests being read,
+ * parsed and checked in this process. Each request takes its bytes as they arrive and gives
+ * them back when it is answered; a request that would go past the limit is refused with 503,
+ * so a burst of large or highly compressed bodies cannot hold the CPU and memory that every
+ * other request needs.
+ */
+export class ParseBudget {
+  private used = 0;
+  constructor(readonly limitBytes: number) {}
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** A lease for one request: `take` as bytes arrive, `release` once when answered. */
+  lease(): ParseLease {
+    let held = 0;
+    return {
+      take: (bytes: number) => {
+        if (this.used + bytes > this.limitBytes) {
+          const mib = Math.round(this.limitBytes / (1024 * 1024));
+          throw new RequestRejected(
+            503,
+            `The server is busy reading other ingest requests (more than ${mib} MiB at once); nothing was stored. Retry after ${PARSE_BUSY_RETRY_SECONDS} s.`,
+            PARSE_BUSY_RETRY_SECONDS,
+          );
+        }
+        this.used += bytes;
+        held += bytes;
+      },
+      release: () => {
+        this.used -= held;
+        held = 0;
+      },
+    };
+  }
+}
+
+export interface ParseLease {
+  take(bytes: number): void;
+  release(): void;
+}
+
 const MAX_MIB = LIMITS.bodyBytes / (1024 * 1024);
 
+/** The key of an `Authorization: Bearer <key>` header, or null. */
+export function bearerTokenOf(header: string | null): string | null {
+  return header?.match(/^Bearer\s+(\S+)\s*$/i)?.[1] ?? null;
+}
+
 export function bearerToken(header: string | null): string {
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  if (!match?.[1]) {
+  const token = bearerTokenOf(header);
+  if (!token) {
     throw new RequestRejected(
       401,
       "Missing API key: send `Authorization: Bearer <key>` (create one with `npm run keys -- create <tenant>`).",
     );
   }
-  return match[1];
+  return token;
 }
 
 export function checkContentType(header: string | null): void {
@@ -40,8 +94,11 @@ export function checkContentType(header: string | null): void {
   }
 }
 
-/** Reads the body, gunzipping it when Content-Encoding says gzip, never past the size limit. */
-export async function readBody(request: Request): Promise<string> {
+/**
+ * Reads the body, gunzipping it when Content-Encoding says gzip, never past the size limit;
+ * every byte read or inflated is taken from `lease` as it arrives.
+ */
+export async function readBody(request: Request, lease: ParseLease): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > LIMITS.bodyBytes) {
     throw new RequestRejected(
@@ -56,15 +113,16 @@ export async function readBody(request: Request): Promise<string> {
       `Content-Encoding must be gzip or identity (got "${encoding}").`,
     );
   }
-  const raw = await readLimited(request.body, LIMITS.bodyBytes, "Request body");
+  const raw = await readLimited(request.body, LIMITS.bodyBytes, "Request body", lease);
   if (encoding !== "gzip") return raw.toString("utf8");
-  return (await gunzipLimited(raw, LIMITS.bodyBytes)).toString("utf8");
+  return (await gunzipLimited(raw, LIMITS.bodyBytes, lease)).toString("utf8");
 }
 
 async function readLimited(
   body: ReadableStream<Uint8Array> | null,
   limit: number,
   what: string,
+  lease: ParseLease,
 ): Promise<Buffer> {
   if (!body) return Buffer.alloc(0);
   const chunks: Buffer[] = [];
@@ -81,12 +139,18 @@ async function readLimited(
         `${what} is larger than ${MAX_MIB} MiB; send smaller batches.`,
       );
     }
+    try {
+      lease.take(value.byteLength);
+    } catch (error) {
+      await reader.cancel();
+      throw error;
+    }
     chunks.push(Buffer.from(value));
   }
   return Buffer.concat(chunks);
 }
 
-function gunzipLimited(compressed: Buffer, limit: number): Promise<Buffer> {
+function gunzipLimited(compressed: Buffer, limit: number, lease: ParseLease): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const gunzip = createGunzip();
     const chunks: Buffer[] = [];
@@ -103,6 +167,13 @@ function gunzipLimited(compressed: Buffer, limit: number): Promise<Buffer> {
         );
         return;
       }
+      try {
+        lease.take(chunk.length);
+      } catch (error) {
+        gunzip.destroy();
+        reject(error);
+        return;
+      }
       chunks.push(chunk);
     });
     gunzip.on("end", () => resolve(Buffer.concat(chunks)));
@@ -113,8 +184,98 @@ function gunzipLimited(compressed: Buffer, limit: number): Promise<Buffer> {
   });
 }
 
+const QUOTE = 34; // "
+const BACKSLASH = 92;
+const COMMA = 44;
+const COLON = 58;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+const isJsonSpace = (code: number) => code === 32 || code === 10 || code === 13 || code === 9;
+
+/**
+ * The number of items in the largest `batch` array of a `{"batch": [...]}` text, counted
+ * without parsing them, and at most `limit + 1` (it stops there). A 5 MiB body of `{}` items
+ * is 1.7 million objects to JSON.parse — most of a second of CPU — before the count could be
+ * checked; this scan costs a few milliseconds. Malformed text is left to JSON.parse to report.
+ */
+export function countBatchItems(text: string, limit: number): number {
+  let depth = 0;
+  let inString = false;
+  let stringStart = 0;
+  let key: string | null = null;
+  let expectKey = false;
+  let counting = false;
+  let items = 0;
+  let itemOpen = false;
+  let largest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) {
+        inString = false;
+        if (depth === 1 && expectKey) {
+          const raw = text.slice(stringStart, i + 1);
+          // An escaped key ("b\u0061tch") is decoded the way JSON.parse will decode it.
+          key = raw.includes("\\") ? safeJsonString(raw) : raw.slice(1, -1);
+        }
+      }
+      continue;
+    }
+    if (isJsonSpace(code)) continue;
+    if (counting && depth === 2 && !itemOpen && code !== CLOSE_BRACKET && code !== COMMA) {
+      itemOpen = true;
+      items += 1;
+      if (items > limit) return items;
+    }
+    if (code === QUOTE) {
+      inString = true;
+      stringStart = i;
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth += 1;
+      if (depth === 1) expectKey = code === OPEN_BRACE;
+      if (depth === 2 && code === OPEN_BRACKET && key === "batch") {
+        counting = true;
+        items = 0;
+        itemOpen = false;
+      }
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      if (depth === 2 && counting) {
+        counting = false;
+        largest = Math.max(largest, items);
+      }
+      depth -= 1;
+    } else if (code === COMMA) {
+      if (depth === 1) expectKey = true;
+      if (depth === 2) itemOpen = false;
+    } else if (code === COLON && depth === 1) {
+      expectKey = false;
+    }
+  }
+  return Math.max(largest, counting ? items : 0);
+}
+
+function safeJsonString(raw: string): string | null {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+const tooManyEvents = (count: number | string) =>
+  new RequestRejected(
+    413,
+    `batch has ${count} events; at most ${LIMITS.eventsPerBatch} per request.`,
+  );
+
 /** Parses `{"batch": [...]}`; the events themselves are validated one by one later. */
 export function parseEnvelope(text: string): unknown[] {
+  const counted = countBatchItems(text, LIMITS.eventsPerBatch);
+  if (counted > LIMITS.eventsPerBatch) throw tooManyEvents(`more than ${LIMITS.eventsPerBatch}`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -127,11 +288,6 @@ export function parseEnvelope(text: string): unknown[] {
     throw new RequestRejected(400, 'Body must be a JSON object {"batch": [event, ...]}.');
   }
   const { batch } = parsed.data;
-  if (batch.length > LIMITS.eventsPerBatch) {
-    throw new RequestRejected(
-      413,
-      `batch has ${batch.length} events; at most ${LIMITS.eventsPerBatch} per request.`,
-    );
-  }
+  if (batch.length > LIMITS.eventsPerBatch) throw tooManyEvents(batch.length);
   return batch;
 }

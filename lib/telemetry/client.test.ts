@@ -234,6 +234,31 @@ describe("per-event errors inside a 207", () => {
     expect(errors[0]?.message).toContain("tenant_id");
     expect(client.stats()).toMatchObject({ sent: 1, failed: 1 });
   });
+
+  it("reports the events of `elided_errors` as rejected too, with the most frequent rule", async () => {
+    const errors: TelemetryDeliveryError[] = [];
+    const { fetchImpl } = fakeServer((r) =>
+      Response.json(
+        {
+          successes: [{ id: r.ids[0], status: 201 }],
+          errors: [{ id: r.ids[1], index: 1, status: 400, message: "batch[1].mode: invalid" }],
+          elided_errors: {
+            count: 2,
+            indexes: [2, 3],
+            by_rule: [{ status: 400, path: "batch[*].mode", rule: "invalid", events: 2 }],
+          },
+        },
+        { status: 207 },
+      ),
+    );
+    const client = makeClient({ fetch: fetchImpl, onError: (e) => errors.push(e) });
+    const events = [outcomeEvent(), outcomeEvent(), outcomeEvent(), outcomeEvent()];
+    for (const event of events) client.record(event);
+    await client.flush();
+    expect(errors.map((e) => e.eventIds[0])).toEqual(events.slice(1).map((e) => e.event_id));
+    expect(errors[2]?.message).toContain("batch[*].mode: invalid");
+    expect(client.stats()).toMatchObject({ sent: 1, failed: 3 });
+  });
 });
 
 describe("bounded buffer", () => {

@@ -19,6 +19,12 @@ import { promisify } from "node:util";
 import { gzip as gzipCallback } from "node:zlib";
 import { describeEventIssues } from "@/lib/schemas/event-issues";
 import { eventSchema, LIMITS, type TelemetryEvent } from "@/lib/schemas/events";
+import {
+  type IngestRefusal,
+  type IngestResponseBody,
+  ingestRefusalSchema,
+  ingestResponseSchema,
+} from "@/lib/schemas/ingest";
 
 const gzip = promisify(gzipCallback);
 
@@ -178,11 +184,8 @@ function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-interface IngestAnswer {
-  successes?: { id: string; status: number }[];
-  errors?: { id: string | null; index: number; status: number; message: string }[];
-  error?: string;
-}
+/** What a response body said: a 200/207 report, a refusal's sentence, or nothing readable. */
+type IngestAnswer = Partial<IngestResponseBody> & Partial<IngestRefusal>;
 
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -438,23 +441,34 @@ export class RoutelensClient {
     this.giveUp(batch.events, `${why}; last problem: ${lastProblem || "none"}`, lastStatus);
   }
 
-  /** Counts a 200/207 answer: successes are sent, per-event errors are reported one by one. */
+  /**
+   * Counts a 200/207 answer: successes are sent, per-event errors are reported one by one —
+   * the listed ones with their message, the elided ones (`elided_errors`, when a batch has
+   * more errors than one response carries) with the summary's most frequent rule.
+   */
   private settle(events: TelemetryEvent[], answer: IngestAnswer): void {
-    const errors = answer.errors ?? [];
     const rejected = new Set<number>();
-    for (const error of errors) {
-      const event = events[error.index];
-      if (!event || rejected.has(error.index)) continue;
-      rejected.add(error.index);
+    const reject = (index: number, status: number, message: string) => {
+      const event = events[index];
+      if (!event || rejected.has(index)) return;
+      rejected.add(index);
       this.counts.failed += 1;
       this.report(
         new TelemetryDeliveryError(
           "event_rejected",
-          `Event ${event.event_id} rejected (${error.status}): ${error.message}`,
+          `Event ${event.event_id} rejected (${status}): ${message}`,
           [event],
-          error.status,
+          status,
         ),
       );
+    };
+    for (const error of answer.errors ?? []) reject(error.index, error.status, error.message);
+    const elided = answer.elided_errors;
+    if (elided) {
+      const top = elided.by_rule[0];
+      const status = top?.status ?? 400;
+      const summary = `one of ${elided.count} errors not listed by the server${top ? `; the most frequent: ${top.path}: ${top.rule}` : ""}`;
+      for (const index of elided.indexes) reject(index, status, summary);
     }
     this.counts.sent += events.length - rejected.size;
   }
@@ -499,12 +513,16 @@ export class RoutelensClient {
 }
 
 async function readAnswer(response: Response): Promise<IngestAnswer> {
+  let body: unknown;
   try {
-    const body: unknown = await response.json();
-    return body && typeof body === "object" ? (body as IngestAnswer) : {};
+    body = await response.json();
   } catch {
     return {};
   }
+  const report = ingestResponseSchema.safeParse(body);
+  if (report.success) return report.data;
+  const refusal = ingestRefusalSchema.safeParse(body);
+  return refusal.success ? refusal.data : {};
 }
 
 /** Waits `ms`; resolves false early when `signal` aborts. */

@@ -1,0 +1,312 @@
+/**
+ * The ingest route's bounds against hostile and broken requests, over real HTTP on a real
+ * PostgreSQL: the size of an error report, the batch limit counted before parsing, the bytes
+ * parsed at once, encodings, and the throttling of wrong API keys per client address.
+ *
+ * Uses its own server (on the run's database) so that it can lower the parse budget, trust
+ * one proxy hop (X-Forwarded-For names the client, so tests can speak from several addresses)
+ * and throttle addresses without touching the shared server other tests use.
+ */
+import http from "node:http";
+import { gzipSync } from "node:zlib";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/keys";
+import { ingestRefusalSchema, ingestResponseSchema } from "@/lib/schemas/ingest";
+import { decisionEvent } from "@/lib/telemetry/events";
+import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
+import { amplificationBatch, emptyObjectsBody } from "@/scripts/lib/hostile-ingest-bodies";
+
+const PARSE_MIB = 6;
+const MiB = 1024 * 1024;
+let app: AppServer;
+let db: pg.Client;
+let key: string;
+const tenant = `limits-${Date.now()}`;
+
+beforeAll(async () => {
+  app = await startAppServer({
+    databaseUrl: process.env.DATABASE_URL ?? "",
+    env: { ROUTELENS_TRUST_PROXY: "1", ROUTELENS_INGEST_PARSE_MIB: String(PARSE_MIB) },
+  });
+  db = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  key = (await createApiKey(tenant)).key;
+});
+
+afterAll(async () => {
+  await db?.end();
+  await app?.stop();
+});
+
+let nextAddress = 1;
+/** A client address of its own for each test, so throttling in one cannot touch another. */
+const freshAddress = () => `198.51.100.${nextAddress++}`;
+
+async function post(
+  body: string | Uint8Array<ArrayBuffer>,
+  {
+    apiKey = key as string | null,
+    from = "192.0.2.1",
+    headers = {} as Record<string, string>,
+  } = {},
+): Promise<Response> {
+  return fetch(`${app.baseUrl}/api/ingest`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Forwarded-For": from,
+      ...(apiKey ? { Authorization: `Bearer ${apiKey}` } : {}),
+      ...headers,
+    },
+    body,
+  });
+}
+
+const gzip = (text: string) => new Uint8Array(gzipSync(text));
+const batchJson = (events: unknown[]) => JSON.stringify({ batch: events });
+
+async function storedDecisions(runId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM decisions WHERE tenant_id = $1 AND run_id = $2",
+    [tenant, runId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+describe("POST /api/ingest: bounded error report", () => {
+  it("answers a batch of 1,000 events with 1,000 wrong items each in at most 64 kB", async () => {
+    const response = await post(gzip(amplificationBatch()), {
+      headers: { "Content-Encoding": "gzip" },
+    });
+    expect(response.status).toBe(207);
+    const text = await response.text();
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024);
+    const body = ingestResponseSchema.parse(JSON.parse(text));
+    expect(body.successes).toEqual([]);
+    expect(body.errors).toHaveLength(30);
+    expect(body.errors[0]).toEqual({
+      id: "amplify-0",
+      index: 0,
+      status: 400,
+      message: `${[0, 1, 2, 3, 4].map((i) => `batch[0].offered[${i}]: expected string, received number`).join("; ")}; and more (first 5 shown)`,
+    });
+    expect(body.errors.map((e) => e.index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(body.elided_errors).toEqual({
+      count: 970,
+      indexes: Array.from({ length: 970 }, (_, i) => i + 30),
+      by_rule: [
+        {
+          status: 400,
+          path: "batch[*].offered[*]",
+          rule: "expected string, received number",
+          events: 970,
+        },
+      ],
+    });
+    expect(await storedDecisions("amplify")).toBe(0);
+  });
+
+  it("stores the valid events of a batch whose errors are elided and names the rest", async () => {
+    const runId = `run-mixed-${Date.now()}`;
+    const events = Array.from({ length: 100 }, (_, i) =>
+      i % 2 === 0
+        ? decisionEvent({ run_id: runId, iteration: i })
+        : { ...decisionEvent({ run_id: runId, iteration: i }), mode: "shadow" },
+    );
+    const response = await post(batchJson(events));
+    expect(response.status).toBe(207);
+    const body = ingestResponseSchema.parse(await response.json());
+    expect(body.successes).toHaveLength(50);
+    expect(body.errors).toHaveLength(30);
+    expect(body.elided_errors?.count).toBe(20);
+    const rejected = [...body.errors.map((e) => e.index), ...(body.elided_errors?.indexes ?? [])];
+    expect(rejected).toEqual(Array.from({ length: 50 }, (_, i) => 2 * i + 1));
+    expect(body.elided_errors?.by_rule).toEqual([
+      expect.objectContaining({ status: 400, path: "batch[*].mode", events: 20 }),
+    ]);
+    expect(await storedDecisions(runId)).toBe(50);
+  });
+});
+
+describe("POST /api/ingest: batch and body limits", () => {
+  it("accepts exactly 1,000 events and refuses 1,001 with 413, storing none of them", async () => {
+    const runId = `run-thousand-${Date.now()}`;
+    const thousand = Array.from({ length: 1000 }, (_, i) =>
+      decisionEvent({ run_id: runId, iteration: i }),
+    );
+    const accepted = await post(gzip(batchJson(thousand)), {
+      headers: { "Content-Encoding": "gzip" },
+    });
+    expect(accepted.status).toBe(200);
+    expect(ingestResponseSchema.parse(await accepted.json()).successes).toHaveLength(1000);
+    expect(await storedDecisions(runId)).toBe(1000);
+
+    const overRun = `run-thousand-one-${Date.now()}`;
+    const tooMany = Array.from({ length: 1001 }, (_, i) =>
+      decisionEvent({ run_id: overRun, iteration: i }),
+    );
+    const refused = await post(batchJson(tooMany));
+    expect(refused.status).toBe(413);
+    expect(ingestRefusalSchema.parse(await refused.json()).error).toBe(
+      "batch has more than 1000 events; at most 1000 per request.",
+    );
+    expect(await storedDecisions(overRun)).toBe(0);
+  });
+
+  it("refuses a 5 MiB body of {} items (5 kB gzipped) with 413", async () => {
+    const body = gzip(emptyObjectsBody());
+    expect(body.byteLength).toBeLessThan(10_000);
+    const response = await post(body, { headers: { "Content-Encoding": "gzip" } });
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toBe(
+      "batch has more than 1000 events; at most 1000 per request.",
+    );
+  });
+
+  it("answers 415 for an unsupported Content-Encoding and 400 for corrupt gzip", async () => {
+    const event = decisionEvent();
+    const brotli = await post(batchJson([event]), { headers: { "Content-Encoding": "br" } });
+    expect(brotli.status).toBe(415);
+    expect((await brotli.json()).error).toBe(
+      'Content-Encoding must be gzip or identity (got "br").',
+    );
+    const valid = gzip(batchJson([event]));
+    const corrupt = new Uint8Array(valid);
+    corrupt.fill(0x41, 10, valid.byteLength - 8);
+    const broken = await post(corrupt, { headers: { "Content-Encoding": "gzip" } });
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error).toBe("Body is marked gzip but is not valid gzip data.");
+    const truncated = await post(valid.slice(0, valid.byteLength - 12), {
+      headers: { "Content-Encoding": "gzip" },
+    });
+    expect(truncated.status).toBe(400);
+    expect(await storedDecisions(event.run_id)).toBe(0);
+  });
+});
+
+/**
+ * A POST on a connection of its own (a server that refuses a body before reading all of it
+ * closes the connection), whose body is sent in two parts: `first` now, the rest on `finish`.
+ */
+function openPost(first: string): {
+  finish(rest?: string): void;
+  answer: Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>;
+} {
+  const request = http.request(`${app.baseUrl}/api/ingest`, {
+    method: "POST",
+    agent: false,
+    headers: {
+      "Content-Type": "application/json",
+      Authorization: `Bearer ${key}`,
+      "X-Forwarded-For": "192.0.2.50",
+    },
+  });
+  const answer = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      request.on("response", (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        response.on("end", () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+        );
+      });
+      request.on("error", reject);
+    },
+  );
+  request.write(first);
+  return { finish: (rest = "") => request.end(rest), answer };
+}
+
+/** A whole POST on a connection of its own; a reset after the answer is not an error here. */
+async function postAlone(body: string) {
+  const post = openPost(body);
+  post.finish();
+  return post.answer;
+}
+
+describe("POST /api/ingest: bytes parsed at once", () => {
+  it("answers 503 with Retry-After while other requests hold the parse budget, then recovers", async () => {
+    // One request holds 4 MiB of its body open; a second of 3 MiB would take the process past
+    // its 6 MiB budget.
+    const held = openPost(`{"batch":[],"pad":"${"h".repeat(4 * MiB)}`);
+    const second = JSON.stringify({ batch: [], pad: "s".repeat(3 * MiB) });
+    let busy: Awaited<ReturnType<typeof postAlone>> | null = null;
+    for (let attempt = 0; attempt < 100 && !busy; attempt++) {
+      const answer = await postAlone(second);
+      if (answer.status === 503) busy = answer;
+      else {
+        expect(answer.status).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    expect(busy?.status).toBe(503);
+    expect(busy?.headers["retry-after"]).toBe("1");
+    expect(JSON.parse(busy?.body ?? "{}").error).toBe(
+      `The server is busy reading other ingest requests (more than ${PARSE_MIB} MiB at once); nothing was stored. Retry after 1 s.`,
+    );
+    held.finish('"}');
+    expect((await held.answer).status).toBe(200);
+    expect((await postAlone(second)).status).toBe(200);
+  });
+});
+
+describe("POST /api/ingest: wrong API keys throttled per client address", () => {
+  it("answers 429 with Retry-After after a burst of 401s, while valid keys keep working", async () => {
+    const attacker = freshAddress();
+    const neighbour = freshAddress();
+    // The valid key has worked from this address before the burst.
+    expect((await post(batchJson([decisionEvent()]), { from: attacker })).status).toBe(200);
+
+    const statuses: number[] = [];
+    let throttled: Response | null = null;
+    for (let i = 0; i < 30; i++) {
+      const response = await post('{"batch":[]}', { apiKey: `rl_wrong-${i}`, from: attacker });
+      statuses.push(response.status);
+      if (response.status === 429) throttled ??= response;
+      else await response.arrayBuffer();
+    }
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
+    expect(statuses.slice(20)).toEqual(Array(10).fill(429));
+    const retryAfter = Number(throttled?.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect((await throttled?.json())?.error).toBe(
+      `Too many requests with a missing or wrong API key from this address; retry after ${retryAfter} s.`,
+    );
+
+    // A key that works from the throttled address and from any other address.
+    const mine = decisionEvent();
+    expect((await post(batchJson([mine]), { from: attacker })).status).toBe(200);
+    expect((await post(batchJson([decisionEvent()]), { from: neighbour })).status).toBe(200);
+    // Another address is not throttled: its wrong key still gets 401.
+    expect((await post('{"batch":[]}', { apiKey: "rl_wrong", from: neighbour })).status).toBe(401);
+    // A missing key, and an entry the client prepended to X-Forwarded-For, do not get past it.
+    expect((await post('{"batch":[]}', { apiKey: null, from: attacker })).status).toBe(429);
+    expect(
+      (await post('{"batch":[]}', { apiKey: "rl_wrong", from: `10.9.9.9, ${attacker}` })).status,
+    ).toBe(429);
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM decisions WHERE event_id = $1",
+      [mine.event_id],
+    );
+    expect(rows[0]?.n).toBe(1);
+  });
+
+  it("makes a valid key that never worked from a throttled address wait too", async () => {
+    const attacker = freshAddress();
+    for (let i = 0; i < 20; i++) {
+      const response = await post('{"batch":[]}', { apiKey: `rl_guess-${i}`, from: attacker });
+      expect(response.status).toBe(401);
+      await response.arrayBuffer();
+    }
+    const fresh = (await createApiKey(tenant)).key;
+    const response = await post(batchJson([decisionEvent()]), { apiKey: fresh, from: attacker });
+    expect(response.status).toBe(429);
+    expect(
+      (await post(batchJson([decisionEvent()]), { apiKey: fresh, from: freshAddress() })).status,
+    ).toBe(200);
+  });
+});
