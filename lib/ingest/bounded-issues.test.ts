@@ -15,12 +15,13 @@ describe("boundedIssues", () => {
     const event = decisionEvent({ trace: [] });
     const bad = { ...event, offered: numbers(1000), selected: numbers(1000) };
     const issues = boundedIssues(eventSchema, bad, 5);
+    // Both fields are named before a fifth issue of either.
     expect(issues.map((issue) => issue.path)).toEqual([
       ["offered", 0],
       ["offered", 1],
       ["offered", 2],
       ["offered", 3],
-      ["offered", 4],
+      ["selected", 0],
     ]);
     expect(issues[0]?.message).toMatch(/expected string/);
   });
@@ -57,6 +58,21 @@ describe("boundedIssues", () => {
     expect(boundedIssues(eventSchema, nulLate, 5).map((issue) => issue.path)).toEqual([
       ["offered", 20],
     ]);
+  });
+
+  it("names a list past its length limit next to other bad fields", () => {
+    const bad = {
+      ...decisionEvent({ trace: [] }),
+      event_id: "",
+      warnings: Array.from({ length: 65 }, () => ({ code: "empty_palette" })),
+      offered: numbers(20),
+    };
+    const messages = boundedIssues(eventSchema, bad, 5).map(
+      (issue) => `${issue.path.join(".")}: ${issue.message}`,
+    );
+    expect(messages).toContain("event_id: must not be empty");
+    expect(messages).toContain("warnings: at most 64 warnings");
+    expect(messages.some((m) => m.startsWith("offered.0:"))).toBe(true);
   });
 
   it("agrees with zod on which events are valid", () => {

@@ -5,7 +5,8 @@
  * needs only the first few to see what is wrong. Pure: no I/O.
  *
  * 1. Parse a copy with every array cut to its first `CLIP` items: the issues of those items,
- *    and of every other field, at the cost of a small event.
+ *    and of every other field, at the cost of a small event; plus the length rules of the
+ *    arrays that were cut.
  * 2. If the copy is valid, check the cut-off items one at a time against the array's element
  *    schema (recursively bounded), stopping once `max` issues are found.
  * 3. If every item is valid on its own, what is left are whole-array and whole-event rules
@@ -90,15 +91,64 @@ function schemaAt(schema: z.ZodType, root: unknown, path: Path): z.ZodType | nul
   return current;
 }
 
+/** The length rules of the cut arrays (`at most 1000 tool names`), which the cut copy hides. */
+function lengthIssues(schema: z.ZodType, value: unknown, cut: readonly CutArray[]): Issue[] {
+  const issues: Issue[] = [];
+  for (const { path, items } of cut) {
+    const array = schemaAt(schema, value, path);
+    if (!(array instanceof z.ZodArray)) continue;
+    // The same array schema, checks and messages included, with items taken as they are.
+    const lengthOnly = array.clone({ ...array._zod.def, element: z.unknown() });
+    const parsed = lengthOnly.safeParse(items);
+    if (parsed.success) continue;
+    for (const issue of parsed.error.issues) {
+      issues.push({ ...issue, path: [...path, ...issue.path] } as Issue);
+    }
+  }
+  return issues;
+}
+
+/** `["trace", 3, "kept", 7]` → `trace.*.kept.*`: the field, whatever the indexes. */
+const fieldOf = (path: readonly PropertyKey[]) =>
+  path.map((part) => (typeof part === "number" ? "*" : String(part))).join(".");
+
 /**
- * At most `max` issues of `value` against `schema`, in zod's order within each step; an
- * empty list when the value is valid.
+ * At most `max` of `issues`, in their order, naming as many different fields as it can: the
+ * first issue of each field is kept before a second issue of any field.
+ */
+export function firstOfEachField<T extends { path: readonly PropertyKey[] }>(
+  issues: readonly T[],
+  max: number,
+): T[] {
+  if (issues.length <= max) return [...issues];
+  const chosen = new Set<T>();
+  const fields = new Set<string>();
+  for (const issue of issues) {
+    if (chosen.size >= max) break;
+    const field = fieldOf(issue.path);
+    if (fields.has(field)) continue;
+    fields.add(field);
+    chosen.add(issue);
+  }
+  for (const issue of issues) {
+    if (chosen.size >= max) break;
+    chosen.add(issue);
+  }
+  return issues.filter((issue) => chosen.has(issue));
+}
+
+/**
+ * At most `max` issues of `value` against `schema`, in zod's order within each step and
+ * naming as many different fields as it can; an empty list when the value is valid.
  */
 export function boundedIssues(schema: z.ZodType, value: unknown, max: number): Issue[] {
   const cut: CutArray[] = [];
   const clipped = clipArrays(value, [], cut);
   const first = schema.safeParse(clipped);
-  if (!first.success) return first.error.issues.slice(0, max);
+  const lengths = lengthIssues(schema, value, cut);
+  if (!first.success || lengths.length > 0) {
+    return firstOfEachField([...(first.success ? [] : first.error.issues), ...lengths], max);
+  }
   if (cut.length === 0) return [];
 
   const found: Issue[] = [];
@@ -114,5 +164,5 @@ export function boundedIssues(schema: z.ZodType, value: unknown, max: number): I
   }
   if (found.length > 0) return found;
   const whole = schema.safeParse(value);
-  return whole.success ? [] : whole.error.issues.slice(0, max);
+  return whole.success ? [] : firstOfEachField(whole.error.issues, max);
 }

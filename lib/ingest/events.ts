@@ -10,7 +10,7 @@ import {
   type ToolCallOutcome,
   type ToolRoutingDecision,
 } from "@/lib/schemas/events";
-import { boundedIssues } from "./bounded-issues";
+import { boundedIssues, firstOfEachField } from "./bounded-issues";
 
 /** One problem with an event: where (`batch[3].offered[0]`) and the rule it broke. */
 export interface EventProblem {
@@ -121,7 +121,7 @@ function explain(raw: unknown, index: number): CheckedEvent {
     issues.push(...parsed.error.issues.slice(0, PROBLEMS_PER_EVENT + 1));
   }
   const described = describeEventIssues(raw, issues);
-  const problems = described.slice(0, PROBLEMS_PER_EVENT).map((issue) => ({
+  const problems = firstOfEachField(described, PROBLEMS_PER_EVENT).map((issue) => ({
     path: clipText(formatPath(index, issue.path), PROBLEM_TEXT_MAX),
     rule: clipText(issue.message, PROBLEM_TEXT_MAX),
   }));

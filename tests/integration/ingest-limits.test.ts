@@ -89,7 +89,7 @@ describe("POST /api/ingest: bounded error report", () => {
       id: "amplify-0",
       index: 0,
       status: 400,
-      message: `${[0, 1, 2, 3, 4].map((i) => `batch[0].offered[${i}]: expected string, received number`).join("; ")}; and more (first 5 shown)`,
+      message: `${["offered[0]", "offered[1]", "offered[2]", "offered[3]", "selected[0]"].map((path) => `batch[0].${path}: expected string, received number`).join("; ")}; and more (first 5 shown)`,
     });
     expect(body.errors.map((e) => e.index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(body.elided_errors).toEqual({
@@ -99,6 +99,12 @@ describe("POST /api/ingest: bounded error report", () => {
         {
           status: 400,
           path: "batch[*].offered[*]",
+          rule: "expected string, received number",
+          events: 970,
+        },
+        {
+          status: 400,
+          path: "batch[*].selected[*]",
           rule: "expected string, received number",
           events: 970,
         },
