@@ -16,6 +16,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
+import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
@@ -306,14 +307,7 @@ async function describeDataSet(
   await client.connect();
   try {
     const counts: Record<string, number> = {};
-    for (const table of [
-      "decisions",
-      "outcomes",
-      "runs",
-      "rollup_minute",
-      "rollup_hour",
-      "tool_rollup_hour",
-    ]) {
+    for (const table of TENANT_TABLE_NAMES) {
       const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`);
       counts[table] = Number(rows[0]?.n ?? 0);
     }

@@ -3,6 +3,7 @@
  * bounded number of rows each, so ingest keeps running while a large prune is under way.
  */
 import type pg from "pg";
+import { TENANT_TABLES, type TenantTableName } from "./tenant-tables";
 
 export interface PruneResult {
   decisions: number;
@@ -49,44 +50,26 @@ export async function pruneOlderThan(
        SELECT ctid FROM ${table} WHERE ${column} < $1 LIMIT ${chunkSize}))`;
   const progress = (table: string) => (deleted: number) => onProgress(table, deleted);
 
-  const decisions = await deleteInChunks(
-    pool,
-    chunked("decisions", "ts"),
-    [horizon],
-    progress("decisions"),
-  );
-  const outcomes = await deleteInChunks(
-    pool,
-    chunked("outcomes", "ts"),
-    [horizon],
-    progress("outcomes"),
-  );
-  const runs = await deleteInChunks(
-    pool,
-    chunked("runs", "last_seen"),
-    [horizon],
-    progress("runs"),
-  );
-  let rollupRows = 0;
-  // A bucket is removed only when all of it lies before the horizon.
-  rollupRows += await deleteInChunks(
-    pool,
-    chunked("rollup_minute", "bucket"),
-    [new Date(Math.floor(horizon.getTime() / 60_000) * 60_000)],
-    progress("rollup_minute"),
-  );
-  const hour = new Date(Math.floor(horizon.getTime() / 3_600_000) * 3_600_000);
-  rollupRows += await deleteInChunks(
-    pool,
-    chunked("rollup_hour", "bucket"),
-    [hour],
-    progress("rollup_hour"),
-  );
-  rollupRows += await deleteInChunks(
-    pool,
-    chunked("tool_rollup_hour", "bucket"),
-    [hour],
-    progress("tool_rollup_hour"),
-  );
-  return { decisions, outcomes, runs, rollupRows };
+  const deleted = new Map<TenantTableName, number>();
+  for (const table of TENANT_TABLES) {
+    // A bucket is removed only when all of it lies before the horizon.
+    const before =
+      "bucketMs" in table
+        ? new Date(Math.floor(horizon.getTime() / table.bucketMs) * table.bucketMs)
+        : horizon;
+    deleted.set(
+      table.name,
+      await deleteInChunks(pool, chunked(table.name, table.dated), [before], progress(table.name)),
+    );
+  }
+  const count = (name: TenantTableName) => deleted.get(name) ?? 0;
+  return {
+    decisions: count("decisions"),
+    outcomes: count("outcomes"),
+    runs: count("runs"),
+    rollupRows: TENANT_TABLES.filter((t) => t.kind === "rollup").reduce(
+      (sum, t) => sum + count(t.name),
+      0,
+    ),
+  };
 }

@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { TENANT_SCOPED_TABLES, TENANT_TABLES } from "@/lib/db/tenant-tables";
 import { DEMO_PROFILES } from "@/lib/demo/profiles";
 import { DEFAULT_KEYS_FILE } from "@/lib/demo/simulate-options";
 import { DemoTraffic } from "@/lib/demo/traffic";
@@ -214,14 +215,17 @@ export async function deleteDemoData(pool: pg.Pool): Promise<DemoResetResult> {
     const remove = async (table: string) =>
       (await client.query(`DELETE FROM ${table} WHERE tenant_id = ANY($1::text[])`, [tenants]))
         .rowCount ?? 0;
-    const decisions = await remove("decisions");
-    const outcomes = await remove("outcomes");
-    const runs = await remove("runs");
-    const rollupRows =
-      (await remove("rollup_minute")) +
-      (await remove("rollup_hour")) +
-      (await remove("tool_rollup_hour"));
-    const keys = await remove("api_keys");
+    const removed = new Map<string, number>();
+    for (const table of TENANT_SCOPED_TABLES) removed.set(table, await remove(table));
+    const count = (table: string) => removed.get(table) ?? 0;
+    const decisions = count("decisions");
+    const outcomes = count("outcomes");
+    const runs = count("runs");
+    const rollupRows = TENANT_TABLES.filter((t) => t.kind === "rollup").reduce(
+      (sum, t) => sum + count(t.name),
+      0,
+    );
+    const keys = count("api_keys");
     await client.query("DELETE FROM tenants WHERE id = ANY($1::text[])", [tenants]);
     await client.query("COMMIT");
     return { tenants, decisions, outcomes, runs, rollupRows, keys };

@@ -6,6 +6,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
+import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
 import { ensureDatabase } from "@/scripts/lib/local-postgres";
@@ -26,9 +27,7 @@ beforeAll(async () => {
   await migrate(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query(
-    "TRUNCATE tenants, decisions, outcomes, runs, rollup_minute, rollup_hour, tool_rollup_hour CASCADE",
-  );
+  await client.query(`TRUNCATE tenants, ${TENANT_TABLE_NAMES.join(", ")} CASCADE`);
   await client.end();
   key = await seedApiKey(url, "outage");
   app = await startAppServer({ databaseUrl: url, env: { DATABASE_CONNECT_TIMEOUT_MS: "1000" } });

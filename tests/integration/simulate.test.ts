@@ -10,6 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getPool } from "@/lib/db/client";
+import { TENANT_SCOPED_TABLES } from "@/lib/db/tenant-tables";
 import { DEMO_TENANT_IDS } from "@/lib/demo/profiles";
 import { createApiKey } from "@/lib/keys";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
@@ -215,15 +216,7 @@ describe("demo loader and reset", () => {
     expect(result.decisions).toBeGreaterThan(0);
     expect(result.keys).toBeGreaterThanOrEqual(3);
 
-    for (const table of [
-      "decisions",
-      "outcomes",
-      "runs",
-      "rollup_minute",
-      "rollup_hour",
-      "tool_rollup_hour",
-      "api_keys",
-    ]) {
+    for (const table of TENANT_SCOPED_TABLES) {
       const [left] = await query<{ demo: number; other: number }>(
         databaseUrl,
         `SELECT count(*) FILTER (WHERE tenant_id = ANY($1::text[]))::int AS demo,
