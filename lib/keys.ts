@@ -3,16 +3,10 @@
  * only its SHA-256 hash and a short prefix that identifies it in lists and for revocation.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { z } from "zod";
 import { getPool, getPrisma } from "@/lib/db/client";
+import { tenantIdSchema } from "@/lib/schemas/tenant";
 
 const KEY_PREFIX_LENGTH = 12;
-
-export const tenantIdSchema = z
-  .string()
-  .min(1, "must not be empty")
-  .max(100, "at most 100 characters")
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only");
 
 export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");

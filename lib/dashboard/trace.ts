@@ -6,31 +6,12 @@
  * The stored trace is the agent's JSON as sent. It was validated at ingest, but it is read here
  * leniently all the same: a record that cannot be read is reported, never a crashed page.
  */
-import { z } from "zod";
+import { WARNING_CODES, type WarningCode } from "@/lib/schemas/events";
+import { storedStageRecordSchema, storedWarningSchema } from "@/lib/schemas/stored-trace";
 import { hasAnyIssue, type IssueFlags } from "./issue-kinds";
 import type { DecisionRecord, OutcomeRecord } from "./types";
 
-const names = z.array(z.string()).catch([]);
-
-const stageRecordSchema = z.object({
-  stage: z.string().catch("(unnamed stage)"),
-  action: z.string().catch("unknown"),
-  kept: names,
-  dropped: names,
-  added: names,
-  reinstated: names,
-  forced_choice: z.string().nullable().catch(null),
-  detail: z.string().catch(""),
-  degraded: z.boolean().catch(false),
-});
-
-const warningSchema = z.object({
-  code: z.string(),
-  stage: z.string().optional().catch(undefined),
-  detail: z.string().optional().catch(undefined),
-});
-
-export type WarningKind = "empty_palette" | "forced_reinstated" | "stage_error" | "other";
+export type WarningKind = WarningCode | "other";
 
 export interface WarningView {
   code: string;
@@ -113,23 +94,23 @@ export interface IterationView
   };
 }
 
-const WARNING_LABELS: Record<Exclude<WarningKind, "other">, string> = {
+const WARNING_LABELS: Record<WarningCode, string> = {
   empty_palette: "Empty palette",
   forced_reinstated: "Forced tool reinstated",
   stage_error: "Stage error",
 };
 
+const isWarningCode = (code: string): code is WarningCode =>
+  (WARNING_CODES as readonly string[]).includes(code);
+
 function readWarnings(raw: unknown): WarningView[] {
   if (!Array.isArray(raw)) return [];
   const views: WarningView[] = [];
   for (const item of raw) {
-    const parsed = warningSchema.safeParse(item);
+    const parsed = storedWarningSchema.safeParse(item);
     if (!parsed.success) continue;
     const { code, stage, detail } = parsed.data;
-    const kind: WarningKind =
-      code === "empty_palette" || code === "forced_reinstated" || code === "stage_error"
-        ? code
-        : "other";
+    const kind: WarningKind = isWarningCode(code) ? code : "other";
     views.push({
       code,
       kind,
@@ -151,7 +132,7 @@ function readStages(
   let size = offeredCount;
   let readable = true;
   raw.forEach((item, index) => {
-    const parsed = stageRecordSchema.safeParse(item);
+    const parsed = storedStageRecordSchema.safeParse(item);
     if (!parsed.success) {
       readable = false;
       return;

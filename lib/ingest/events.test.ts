@@ -1,11 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { formatPath } from "@/lib/schemas/event-issues";
 import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
-import { checkEvent, encodePaletteIdentity, formatPath, toDecisionRow } from "./events";
+import { checkEvent, encodePaletteIdentity, toDecisionRow } from "./events";
 
 describe("formatPath", () => {
   it("renders indexes in brackets and keys with dots", () => {
     expect(formatPath(3, ["trace", 1, "kept"])).toBe("batch[3].trace[1].kept");
     expect(formatPath(0, [])).toBe("batch[0]");
+    expect(formatPath(null, ["trace", 1, "kept"])).toBe("trace[1].kept");
+    expect(formatPath(null, [])).toBe("(event)");
   });
 });
 

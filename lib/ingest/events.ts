@@ -3,7 +3,7 @@
  */
 import { compactTrace, type StoredStageRecord } from "@/lib/db/stored-trace";
 import { isValidEvent } from "@/lib/schemas/event-guard";
-import { describeEventIssues } from "@/lib/schemas/event-issues";
+import { describeEventIssues, formatPath } from "@/lib/schemas/event-issues";
 import {
   eventSchema,
   type TelemetryEvent,
@@ -62,13 +62,6 @@ const PROBLEM_TEXT_MAX = 200;
 export type CheckedEvent =
   | { ok: true; index: number; event: TelemetryEvent }
   | { ok: false; error: EventError };
-
-/** Renders a zod issue path as `batch[3].trace[1].kept`. */
-export function formatPath(index: number, path: readonly PropertyKey[]): string {
-  let out = `batch[${index}]`;
-  for (const part of path) out += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
-  return out;
-}
 
 function eventIdOf(raw: unknown): string | null {
   if (raw && typeof raw === "object" && "event_id" in raw) {

@@ -107,7 +107,6 @@ export const BREAKDOWN_SORT_KEYS = [
 export type BreakdownSortKey = (typeof BREAKDOWN_SORT_KEYS)[number];
 
 export const SPLIT_KEYS = ["tenant", "role"] as const;
-export type SplitKey = (typeof SPLIT_KEYS)[number];
 
 /** `/` — the overview. */
 export const overviewSearchSchema = z.object({

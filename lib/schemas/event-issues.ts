@@ -1,7 +1,7 @@
 /**
  * zod's issues with a wire event, put the way Routelens reports them — one entry per bad field
  * with a short rule — for the ingest API's per-event errors and the telemetry client's
- * `InvalidEventError` alike. Each caller renders the path in its own form.
+ * `InvalidEventError` alike, with the path rendered by `formatPath`.
  */
 import type { z } from "zod";
 
@@ -37,4 +37,16 @@ export function describeEventIssues(
     if (path.length > 0 && valueAt(raw, path) === undefined) return [{ path, message: "required" }];
     return [{ path, message: issue.message.replace(/^Invalid input: /, "") }];
   });
+}
+
+/**
+ * Renders an issue path: within a batch as `batch[3].trace[1].kept` (`index` 3), on its own
+ * as `trace[1].kept`, and the event itself as `batch[3]` or `(event)`.
+ */
+export function formatPath(index: number | null, path: readonly PropertyKey[]): string {
+  let out = index === null ? "" : `batch[${index}]`;
+  for (const part of path) {
+    out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
+  }
+  return out || "(event)";
 }

@@ -7,8 +7,6 @@
  */
 import { z } from "zod";
 
-export const WIRE_VERSION = 1;
-
 export const LIMITS = {
   eventId: 128,
   runId: 200,
@@ -149,6 +147,7 @@ const nonNegativeInt = z
 
 export const ROUTING_MODES = ["observe", "enforce"] as const;
 export const STAGE_ACTIONS = ["abstain", "select", "force", "error"] as const;
+/** The warning codes Routelens counts (any other code is stored and shown as it is). */
 export const WARNING_CODES = ["empty_palette", "forced_reinstated", "stage_error"] as const;
 
 /** One stage's record in the decision trace, in snake_case (SPEC §1 StageRecord). */
@@ -258,8 +257,8 @@ export const eventSchema = z.discriminatedUnion("type", [
 ]);
 
 export type StageRecordWire = z.infer<typeof stageRecordSchema>;
-export type RoutingWarning = z.infer<typeof warningSchema>;
 export type ToolRoutingDecision = z.infer<typeof toolRoutingDecisionSchema>;
 export type ToolCallOutcome = z.infer<typeof toolCallOutcomeSchema>;
 export type TelemetryEvent = z.infer<typeof eventSchema>;
 export type RoutingMode = (typeof ROUTING_MODES)[number];
+export type WarningCode = (typeof WARNING_CODES)[number];

@@ -2,6 +2,7 @@
  * The shapes the selection core reads. Everything is structural: a tool is any object, a
  * message is any object with a `type`, and the core never constructs either.
  */
+import type { WarningCode } from "@/lib/schemas/events";
 
 /** A tool as the core sees it: any object. `name` and `description` are read structurally. */
 export type Tool = object;
@@ -33,7 +34,7 @@ export interface SelectionContext {
 }
 
 /** Warning codes the pipeline emits. */
-export type SelectionWarningCode = "empty_palette" | "forced_reinstated" | "stage_error";
+export type SelectionWarningCode = WarningCode;
 
 /** A warning raised while selecting; `stage` names the stage it concerns. */
 export interface SelectionWarning {

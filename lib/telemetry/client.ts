@@ -17,7 +17,7 @@
  */
 import { promisify } from "node:util";
 import { gzip as gzipCallback } from "node:zlib";
-import { describeEventIssues } from "@/lib/schemas/event-issues";
+import { describeEventIssues, formatPath } from "@/lib/schemas/event-issues";
 import { eventSchema, LIMITS, type TelemetryEvent } from "@/lib/schemas/events";
 import {
   type IngestRefusal,
@@ -123,22 +123,13 @@ export class InvalidEventError extends Error {
   }
 }
 
-/** Renders a zod path as `trace[1].kept`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const part of path) {
-    out += typeof part === "number" ? `[${part}]` : `${out ? "." : ""}${String(part)}`;
-  }
-  return out || "(event)";
-}
-
 /** Validates one event against the wire schema; throws `InvalidEventError` naming the fields. */
 export function validateEvent(event: unknown): TelemetryEvent {
   const parsed = eventSchema.safeParse(event);
   if (!parsed.success) {
     throw new InvalidEventError(
       describeEventIssues(event, parsed.error.issues).map((issue) => ({
-        path: formatPath(issue.path),
+        path: formatPath(null, issue.path),
         message: issue.message,
       })),
     );
