@@ -72,8 +72,9 @@ function eventIdOf(raw: unknown): string | null {
 }
 
 /**
- * Validates one event of a batch and checks it belongs to the key's tenant. The hand-written
- * guard answers for valid events; zod, the definition, explains every refused one.
+ * Validates one event of a batch and checks it belongs to the key's tenant. The guard (plain
+ * closures compiled from the schema) answers for valid events; zod, the definition, explains
+ * every refused one.
  */
 export function checkEvent(raw: unknown, index: number, keyTenant: string): CheckedEvent {
   const checked: CheckedEvent = isValidEvent(raw)

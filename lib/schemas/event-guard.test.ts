@@ -1,23 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { Random } from "@/lib/demo/random";
 import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
-import {
-  DECISION_FIELDS,
-  INTENT_FIELDS,
-  isValidEvent,
-  OUTCOME_FIELDS,
-  STAGE_RECORD_FIELDS,
-  WARNING_FIELDS,
-} from "./event-guard";
+import { deriveCheck, isValidEvent } from "./event-guard";
 import {
   eventSchema,
-  intentSchema,
   LIMITS,
   PALETTE_IDENTITY_MAX,
-  stageRecordSchema,
   toolCallOutcomeSchema,
   toolRoutingDecisionSchema,
-  warningSchema,
 } from "./events";
 
 const zodAccepts = (value: unknown) => eventSchema.safeParse(value).success;
@@ -216,12 +207,66 @@ describe("isValidEvent", () => {
     // A generous bound: on a busy shared machine 20,000 zod parses can take longer than 5 s.
   }, 60_000);
 
-  it("knows exactly the fields the schema defines", () => {
-    const keys = (schema: { shape: object }) => new Set(Object.keys(schema.shape));
-    expect(DECISION_FIELDS).toEqual(keys(toolRoutingDecisionSchema));
-    expect(OUTCOME_FIELDS).toEqual(keys(toolCallOutcomeSchema));
-    expect(STAGE_RECORD_FIELDS).toEqual(keys(stageRecordSchema));
-    expect(WARNING_FIELDS).toEqual(keys(warningSchema));
-    expect(INTENT_FIELDS).toEqual(keys(intentSchema));
+  it("checks every field each schema defines, and refuses any other", () => {
+    const unacceptable = () => "no schema accepts a function";
+    for (const event of baseEvents()) {
+      const schema =
+        (event as { type: string }).type === "tool_routing_decision"
+          ? toolRoutingDecisionSchema
+          : toolCallOutcomeSchema;
+      for (const field of [...Object.keys(schema.shape), "unknown_field"]) {
+        const candidate = { ...(event as object), [field]: unacceptable };
+        expect(zodAccepts(candidate), field).toBe(false);
+        expect(isValidEvent(candidate), field).toBe(false);
+      }
+    }
+  });
+
+  it("derives its checks from a schema's shape, with zod's verdicts", () => {
+    const schema = z.strictObject({
+      n: z.number().int().min(2).max(5),
+      s: z.string().min(1).max(3).optional(),
+      e: z.enum(["a", "b"]).nullable(),
+      l: z.literal("x"),
+      list: z.array(z.strictObject({ ok: z.boolean() })).max(2),
+    });
+    const check = deriveCheck(schema);
+    const base = { n: 2, s: "abc", e: "a", l: "x", list: [{ ok: true }] };
+    const candidates: unknown[] = [
+      base,
+      { ...base, n: 5 },
+      { ...base, n: 6 },
+      { ...base, n: 1 },
+      { ...base, n: 2.5 },
+      { ...base, s: undefined },
+      { ...base, s: "" },
+      { ...base, s: "abcd" },
+      { ...base, e: null },
+      { ...base, e: "c" },
+      { ...base, l: "y" },
+      { ...base, list: [] },
+      { ...base, list: [{ ok: true }, { ok: false }, { ok: true }] },
+      { ...base, list: [{ ok: 1 }] },
+      { ...base, list: [{ ok: true, extra: 1 }] },
+      { ...base, extra: 1 },
+      (({ n: _n, ...rest }) => rest)(base),
+      null,
+      [],
+    ];
+    for (const candidate of candidates) {
+      expect(check(candidate), JSON.stringify(candidate)).toBe(schema.safeParse(candidate).success);
+    }
+  });
+
+  it("refuses to derive a rule it cannot read, naming where", () => {
+    expect(() =>
+      deriveCheck(z.strictObject({ code: z.string().regex(/^[a-z]+$/) }), "warning"),
+    ).toThrow(/warning\.code/);
+    expect(() => deriveCheck(z.object({ a: z.string() }), "intent")).toThrow(
+      /intent is not a strict object/,
+    );
+    expect(() => deriveCheck(z.strictObject({ a: z.union([z.string(), z.number()]) }))).toThrow(
+      /schema\.a \(zod type "union"\)/,
+    );
   });
 });

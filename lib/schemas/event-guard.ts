@@ -1,181 +1,189 @@
 /**
- * A hand-written yes/no check of a wire event, equal in verdict to `eventSchema` and about ten
- * times cheaper: ingest runs it on every event and asks zod only about the events it refuses,
- * for zod's precise messages. zod stays the definition; `event-guard.test.ts` compares the two
- * verdicts on valid events and on thousands of mutated ones, and checks that both know the
- * same fields.
+ * A yes/no check of a wire event, equal in verdict to `eventSchema` and about ten times
+ * cheaper: ingest runs it on every event and asks zod only about the events it refuses, for
+ * zod's precise messages.
+ *
+ * The checks are derived from the zod schemas when this module loads — field names, which
+ * fields are required, optional or nullable, enum and literal values, length and number
+ * limits — and compiled into plain closures, so a wire change is made once, in `events.ts`.
+ * Two rules are zod refinements that cannot be read from a schema's shape, and are applied
+ * by name here: the timestamp window (`isIsoTimestamp`) and storable text
+ * (`hasUnstorableText`, with the fields exempt from its NUL rule). A schema construct this
+ * compiler does not know stops the module from loading, naming it, rather than letting the
+ * guard drift from the schema. `event-guard.test.ts` compares the two verdicts on valid
+ * events and on thousands of mutated ones.
  *
  * A valid event is returned as is: zod's parse of a valid event is an equal copy (strict
  * objects, no defaults, no transforms).
  */
+import type { z } from "zod";
 import {
+  eventSchema,
   hasUnstorableText,
   isIsoTimestamp,
-  LIMITS,
-  PALETTE_IDENTITY_MAX,
-  ROUTING_MODES,
-  STAGE_ACTIONS,
+  NUL_ALLOWED_FIELDS,
   type TelemetryEvent,
 } from "./events";
 
+type Check = (value: unknown) => boolean;
 type Fields = Record<string, unknown>;
+
+interface CheckDef {
+  check: string;
+  minimum?: number;
+  maximum?: number;
+  value?: number;
+  inclusive?: boolean;
+  format?: string;
+}
+
+/** The zod internals the compiler reads: a schema's definition and its checks. */
+interface SchemaDef {
+  type: string;
+  checks?: { _zod: { def: CheckDef } }[];
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  catchall?: z.ZodType;
+  entries?: Record<string, string | number>;
+  values?: unknown[];
+  format?: string;
+}
+
+const defOf = (schema: z.ZodType) => schema._zod.def as unknown as SchemaDef;
 
 const isObject = (value: unknown): value is Fields =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-const isBounded = (value: unknown, max: number): boolean =>
-  typeof value === "string" && value.length <= max;
-
-const isNonEmpty = (value: unknown, max: number): boolean =>
-  typeof value === "string" && value.length >= 1 && value.length <= max;
-
-const isOptional = (value: unknown, check: (value: unknown) => boolean): boolean =>
-  value === undefined || value === null || check(value);
-
-const isToolName = (value: unknown): boolean => isNonEmpty(value, LIMITS.toolName);
-
-/** An array of at most `max` items, each passing `check`. */
-function isEvery(value: unknown, max: number, check: (item: unknown) => boolean): boolean {
-  if (!Array.isArray(value) || value.length > max) return false;
-  for (let i = 0; i < value.length; i++) if (!check(value[i])) return false;
-  return true;
+/** Length or value bounds from a schema's checks; `custom` refinements are counted apart. */
+function boundsOf(def: SchemaDef, what: string) {
+  let min = Number.NEGATIVE_INFINITY;
+  let max = Number.POSITIVE_INFINITY;
+  let integer = false;
+  let custom = 0;
+  for (const check of def.checks ?? []) {
+    const c = check._zod.def;
+    if (c.check === "min_length" && c.minimum !== undefined) min = c.minimum;
+    else if (c.check === "max_length" && c.maximum !== undefined) max = c.maximum;
+    else if (c.check === "greater_than" && c.value !== undefined && c.inclusive) min = c.value;
+    else if (c.check === "less_than" && c.value !== undefined && c.inclusive) max = c.value;
+    else if (c.check === "number_format" && c.format === "safeint") integer = true;
+    else if (c.check === "custom") custom += 1;
+    else throw new Error(`event guard: cannot derive the "${c.check}" check of ${what}`);
+  }
+  return { min, max, integer, custom };
 }
 
-const isToolNames = (value: unknown): boolean => isEvery(value, LIMITS.toolsPerList, isToolName);
-
-const isCount = (value: unknown, max: number): boolean =>
-  typeof value === "number" && Number.isSafeInteger(value) && value >= 0 && value <= max;
-
-const isLabel = (value: unknown): boolean => isNonEmpty(value, LIMITS.label);
-
-/** Every own or inherited enumerable key of `value` is one of `known` (zod's strict rule). */
-function onlyKnownKeys(value: Fields, known: ReadonlySet<string>): boolean {
-  for (const key in value) if (!known.has(key)) return false;
-  return true;
+function compileString(def: SchemaDef, what: string): Check {
+  const { min, max, custom } = boundsOf(def, what);
+  if (def.format === "datetime") {
+    // The format and the timestamp window (a refinement) together.
+    return (value) => typeof value === "string" && isIsoTimestamp(value);
+  }
+  if (def.format !== undefined || custom > 0) {
+    throw new Error(`event guard: cannot derive the string rules of ${what}`);
+  }
+  return (value) => typeof value === "string" && value.length >= min && value.length <= max;
 }
 
-export const STAGE_RECORD_FIELDS = new Set([
-  "stage",
-  "action",
-  "kept",
-  "dropped",
-  "added",
-  "reinstated",
-  "forced_choice",
-  "detail",
-  "degraded",
-]);
-export const WARNING_FIELDS = new Set(["code", "stage", "detail"]);
-export const INTENT_FIELDS = new Set(["label", "matched_tool_keywords"]);
-const ENVELOPE_FIELDS = ["type", "event_id", "timestamp", "run_id", "tenant_id", "role"];
-export const DECISION_FIELDS = new Set([
-  ...ENVELOPE_FIELDS,
-  "mode",
-  "iteration",
-  "turn_hop_index",
-  "offered",
-  "selected",
-  "forced_choice",
-  "dropped_tokens",
-  "trace",
-  "warnings",
-  "intent",
-  "model",
-  "agent",
-  "config_version",
-  "palette_identity",
-]);
-export const OUTCOME_FIELDS = new Set([...ENVELOPE_FIELDS, "iteration", "called", "error"]);
-
-const ACTIONS: ReadonlySet<unknown> = new Set(STAGE_ACTIONS);
-const MODES: ReadonlySet<unknown> = new Set(ROUTING_MODES);
-
-function isStageRecord(value: unknown): boolean {
-  return (
-    isObject(value) &&
-    onlyKnownKeys(value, STAGE_RECORD_FIELDS) &&
-    isLabel(value.stage) &&
-    ACTIONS.has(value.action) &&
-    isToolNames(value.kept) &&
-    isToolNames(value.dropped) &&
-    isToolNames(value.added) &&
-    isToolNames(value.reinstated) &&
-    (value.forced_choice === null || isToolName(value.forced_choice)) &&
-    isBounded(value.detail, LIMITS.detail) &&
-    typeof value.degraded === "boolean"
-  );
+function compileNumber(def: SchemaDef, what: string): Check {
+  const { min, max, integer, custom } = boundsOf(def, what);
+  if (!integer || custom > 0)
+    throw new Error(`event guard: cannot derive the number rules of ${what}`);
+  return (value) =>
+    typeof value === "number" && Number.isSafeInteger(value) && value >= min && value <= max;
 }
 
-function isWarning(value: unknown): boolean {
-  return (
-    isObject(value) &&
-    onlyKnownKeys(value, WARNING_FIELDS) &&
-    isLabel(value.code) &&
-    (value.stage === undefined || isLabel(value.stage)) &&
-    (value.detail === undefined || isBounded(value.detail, LIMITS.detail))
-  );
+function compileArray(def: SchemaDef, what: string): Check {
+  const { min, max, custom } = boundsOf(def, what);
+  if (custom > 0 || !def.element)
+    throw new Error(`event guard: cannot derive the rules of ${what}`);
+  const item = compile(def.element, `${what}[]`);
+  return (value) => {
+    if (!Array.isArray(value) || value.length < min || value.length > max) return false;
+    for (let i = 0; i < value.length; i++) if (!item(value[i])) return false;
+    return true;
+  };
 }
 
-function isIntent(value: unknown): boolean {
-  return (
-    isObject(value) &&
-    onlyKnownKeys(value, INTENT_FIELDS) &&
-    isLabel(value.label) &&
-    isToolNames(value.matched_tool_keywords)
-  );
+/**
+ * A strict object: every own or inherited enumerable key is a field of the schema (zod's
+ * strict rule), and every field passes its check. Custom refinements of the object itself
+ * (storable text) are the caller's to apply.
+ */
+function compileObject(def: SchemaDef, what: string): Check {
+  if (!def.shape || def.catchall === undefined || defOf(def.catchall).type !== "never") {
+    throw new Error(`event guard: ${what} is not a strict object`);
+  }
+  const shape = def.shape;
+  const known: ReadonlySet<string> = new Set(Object.keys(shape));
+  const keys = [...known];
+  const checks = keys.map((key) => compile(shape[key] as z.ZodType, `${what}.${key}`));
+  const count = keys.length;
+  return (value) => {
+    if (!isObject(value)) return false;
+    for (const key in value) if (!known.has(key)) return false;
+    for (let i = 0; i < count; i++) {
+      if (!(checks[i] as Check)(value[keys[i] as string])) return false;
+    }
+    return true;
+  };
 }
 
-function hasEnvelope(value: Fields): boolean {
-  return (
-    isNonEmpty(value.event_id, LIMITS.eventId) &&
-    typeof value.timestamp === "string" &&
-    isIsoTimestamp(value.timestamp) &&
-    isNonEmpty(value.run_id, LIMITS.runId) &&
-    (value.tenant_id === undefined || isNonEmpty(value.tenant_id, LIMITS.tenantId)) &&
-    isLabel(value.role)
-  );
+/**
+ * The check zod's `schema` makes, as a plain closure; throws, naming the place, for a rule it
+ * cannot derive (exported for tests).
+ */
+export function deriveCheck(schema: z.ZodType, what = "schema"): Check {
+  return compile(schema, what);
 }
 
-const NUL_ALLOWED_IN_DECISION: ReadonlySet<string> = new Set(["palette_identity"]);
-const NUL_ALLOWED_NOWHERE: ReadonlySet<string> = new Set();
-
-function isDecision(value: Fields): boolean {
-  return (
-    onlyKnownKeys(value, DECISION_FIELDS) &&
-    hasEnvelope(value) &&
-    MODES.has(value.mode) &&
-    isCount(value.iteration, LIMITS.count) &&
-    isCount(value.turn_hop_index, LIMITS.count) &&
-    isToolNames(value.offered) &&
-    isToolNames(value.selected) &&
-    (value.forced_choice === null || isToolName(value.forced_choice)) &&
-    isCount(value.dropped_tokens, LIMITS.droppedTokens) &&
-    isEvery(value.trace, LIMITS.traceStages, isStageRecord) &&
-    isEvery(value.warnings, LIMITS.warnings, isWarning) &&
-    isOptional(value.intent, isIntent) &&
-    isOptional(value.model, isLabel) &&
-    isOptional(value.agent, isLabel) &&
-    isOptional(value.config_version, isLabel) &&
-    isOptional(value.palette_identity, (v) => isBounded(v, PALETTE_IDENTITY_MAX)) &&
-    !hasUnstorableText(value, NUL_ALLOWED_IN_DECISION, true)
-  );
+function compile(schema: z.ZodType, what: string): Check {
+  const def = defOf(schema);
+  switch (def.type) {
+    case "string":
+      return compileString(def, what);
+    case "number":
+      return compileNumber(def, what);
+    case "boolean":
+      return (value) => typeof value === "boolean";
+    case "enum":
+    case "literal": {
+      const allowed: ReadonlySet<unknown> = new Set(
+        def.type === "enum" ? Object.values(def.entries ?? {}) : def.values,
+      );
+      return (value) => allowed.has(value);
+    }
+    case "nullable": {
+      const inner = compile(def.innerType as z.ZodType, what);
+      return (value) => value === null || inner(value);
+    }
+    case "optional": {
+      const inner = compile(def.innerType as z.ZodType, what);
+      return (value) => value === undefined || inner(value);
+    }
+    case "array":
+      return compileArray(def, what);
+    case "object":
+      return compileObject(def, what);
+    default:
+      throw new Error(`event guard: cannot derive a check for ${what} (zod type "${def.type}")`);
+  }
 }
 
-function isOutcome(value: Fields): boolean {
-  return (
-    onlyKnownKeys(value, OUTCOME_FIELDS) &&
-    hasEnvelope(value) &&
-    isCount(value.iteration, LIMITS.count) &&
-    isToolNames(value.called) &&
-    isOptional(value.error, (v) => isBounded(v, LIMITS.detail)) &&
-    !hasUnstorableText(value, NUL_ALLOWED_NOWHERE, true)
-  );
-}
+/** One compiled check per event type, keyed by the value of its `type` field. */
+const BY_TYPE = new Map<unknown, Check>(
+  eventSchema.options.map((schema) => {
+    const type = schema.shape.type.value;
+    const fields = compile(schema, type);
+    const nulAllowed: ReadonlySet<string> = new Set(NUL_ALLOWED_FIELDS[type]);
+    return [type, (value: unknown) => fields(value) && !hasUnstorableText(value, nulAllowed, true)];
+  }),
+);
 
 /** True exactly when `eventSchema.safeParse(value)` succeeds. */
 export function isValidEvent(value: unknown): value is TelemetryEvent {
   if (!isObject(value)) return false;
-  if (value.type === "tool_routing_decision") return isDecision(value);
-  if (value.type === "tool_call_outcome") return isOutcome(value);
-  return false;
+  const check = BY_TYPE.get(value.type);
+  return check?.(value) === true;
 }

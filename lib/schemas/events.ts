@@ -126,6 +126,15 @@ function reportUnstorableText(
   }
 }
 
+/**
+ * Top-level fields exempt from the NUL rule, per event type: paletteIdentity() joins names
+ * with NUL and marks a forced tool with \u0001!; storage escapes it (lib/ingest/events.ts).
+ */
+export const NUL_ALLOWED_FIELDS = {
+  tool_routing_decision: ["palette_identity"],
+  tool_call_outcome: [],
+} as const;
+
 /** Refinement for a whole event: every string storable; `allowNul` names top-level fields exempt from the NUL rule. */
 const storableText =
   (allowNul: readonly string[] = []) =>
@@ -230,15 +239,14 @@ export const toolRoutingDecisionSchema = z
     model: nonEmptyString(LIMITS.label).nullable().optional(),
     agent: nonEmptyString(LIMITS.label).nullable().optional(),
     config_version: nonEmptyString(LIMITS.label).nullable().optional(),
-    // paletteIdentity() joins names with NUL and marks a forced tool with \u0001!, so NUL is
-    // allowed here; storage escapes it (lib/ingest/events.ts).
+    // NUL is allowed here (NUL_ALLOWED_FIELDS).
     palette_identity: z
       .string()
       .max(PALETTE_IDENTITY_MAX, "too long for a palette of at most 1000 tools")
       .nullable()
       .optional(),
   })
-  .superRefine(storableText(["palette_identity"]));
+  .superRefine(storableText(NUL_ALLOWED_FIELDS.tool_routing_decision));
 
 export const toolCallOutcomeSchema = z
   .strictObject({
@@ -249,7 +257,7 @@ export const toolCallOutcomeSchema = z
     called: toolNames,
     error: boundedString(LIMITS.detail).nullable().optional(),
   })
-  .superRefine(storableText());
+  .superRefine(storableText(NUL_ALLOWED_FIELDS.tool_call_outcome));
 
 export const eventSchema = z.discriminatedUnion("type", [
   toolRoutingDecisionSchema,
