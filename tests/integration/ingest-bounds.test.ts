@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { TENANT_SCOPED_TABLES } from "@/lib/db/tenant-tables";
 import { Random } from "@/lib/demo/random";
 import { createApiKey } from "@/lib/keys";
 import { LIMITS, PALETTE_IDENTITY_MAX } from "@/lib/schemas/events";
@@ -27,6 +28,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Rows dated back to 2000 would be in the way of other files' retention tests.
+  for (const table of TENANT_SCOPED_TABLES) {
+    await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [tenant]);
+  }
+  await db.query("DELETE FROM tenants WHERE id = $1", [tenant]);
   await db.end();
 });
 
