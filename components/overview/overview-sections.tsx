@@ -2,7 +2,6 @@
  * The overview's sections. Each is an async server component that reads its own rollup query,
  * so the page streams them in parallel behind their own skeletons.
  */
-import { defaultBreakdownDirection, prepareBreakdown } from "@/lib/dashboard/breakdown";
 import { prepareKpiTiles } from "@/lib/dashboard/kpis";
 import { prepareTimeSeries } from "@/lib/dashboard/series";
 import type { TimeRange } from "@/lib/dashboard/time-range";
@@ -17,13 +16,13 @@ import {
 } from "@/lib/dashboard/url";
 import {
   sumMetricsByBucket,
-  sumMetricsByTenantRole,
   sumOverviewTotals,
 } from "@/lib/db/queries/overview";
 import { rollupFilterOf } from "@/lib/db/queries/rollup";
+import { listBreakdownLines } from "@/lib/db/queries/table-lines";
 import {
-  AGGREGATE_EXPORT_ROW_LIMIT,
   BREAKDOWN_SORT_KEYS,
+  EXPORT_ROW_LIMIT,
   type OverviewSearch,
 } from "@/lib/schemas/dashboard";
 import { DownloadLink } from "../ui/download-link";
@@ -69,9 +68,8 @@ export async function BreakdownSection({
   search: OverviewSearch;
   range: TimeRange;
 }) {
-  const rows = await sumMetricsByTenantRole(rollupFilterOf(search), range);
-  const dir = search.dir ?? defaultBreakdownDirection(search.sort);
-  const lines = prepareBreakdown(rows, search.sort, dir).map((line) => ({
+  const { lines: sorted, dir } = await listBreakdownLines(search, range);
+  const lines = sorted.map((line) => ({
     ...line,
     runsHref: runsHref(runsView.defaults, {
       ...rangeChanges(search, range),
@@ -86,7 +84,7 @@ export async function BreakdownSection({
         <h2 id="breakdown-title">By tenant and role</h2>
         <DownloadLink
           href={exportHref("breakdown", overviewView, search)}
-          rowLimit={AGGREGATE_EXPORT_ROW_LIMIT}
+          rowLimit={EXPORT_ROW_LIMIT}
         />
       </div>
       <BreakdownTable

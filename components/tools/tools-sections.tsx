@@ -7,11 +7,11 @@ import type { TimeRange } from "@/lib/dashboard/time-range";
 import { exportHref, sortLinks } from "@/lib/dashboard/url";
 import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
 import { rollupFilterOf, toHourWindow } from "@/lib/db/queries/rollup";
-import { listHarmfulDropHours, sumToolUsage } from "@/lib/db/queries/tools";
+import { listToolLines } from "@/lib/db/queries/table-lines";
+import { listHarmfulDropHours } from "@/lib/db/queries/tools";
 import { harmfulDropExampleHref, toolsHref, toolsView } from "@/lib/rollouts/url";
-import { AGGREGATE_EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
+import { EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
 import { TOOL_SORT_KEYS, type ToolsSearch } from "@/lib/schemas/tools";
-import { defaultToolsDirection, prepareToolLines } from "@/lib/tools/tool-lines";
 import { DownloadLink } from "../ui/download-link";
 import { LocalTime } from "../ui/local-time";
 import { ToolsTable } from "./tools-table";
@@ -21,9 +21,8 @@ const EXAMPLE_HOURS = 4;
 const EXAMPLES_PER_HOUR = 5;
 
 export async function ToolsSection({ search, range }: { search: ToolsSearch; range: TimeRange }) {
-  const rows = await sumToolUsage(rollupFilterOf(search), range);
-  const dir = search.dir ?? defaultToolsDirection(search.sort);
-  const lines = prepareToolLines(rows, search.sort, dir).map((line) => ({
+  const { lines: sorted, dir } = await listToolLines(search, range);
+  const lines = sorted.map((line) => ({
     ...line,
     examplesHref: `${toolsHref(search, { tool: line.tool })}#harmful-examples`,
     selectedTool: line.tool === search.tool,
@@ -34,7 +33,7 @@ export async function ToolsSection({ search, range }: { search: ToolsSearch; ran
         <h2 id="tools-title">Tools</h2>
         <DownloadLink
           href={exportHref("tools", toolsView, search, { tool: undefined })}
-          rowLimit={AGGREGATE_EXPORT_ROW_LIMIT}
+          rowLimit={EXPORT_ROW_LIMIT}
         />
       </div>
       <ToolsTable

@@ -13,7 +13,7 @@
  *    - `X-Routelens-Truncated`: `true` when more rows matched than the limit.
  */
 import type { z } from "zod";
-import { readSearchParams } from "@/lib/schemas/dashboard";
+import { EXPORT_ROW_LIMIT, readSearchParams } from "@/lib/schemas/dashboard";
 import { type CsvColumn, csvFileName, csvHeaderLine, csvLines, csvResponseHeaders } from "./csv";
 import { checkExportAccess, type ExportScope } from "./export-access";
 
@@ -29,10 +29,10 @@ export interface CsvExportDefinition<Schema extends z.ZodType<ExportScope>, Row>
   /** The query's schema (usually the page's own, so a download mirrors its page). */
   schema: Schema;
   columns: readonly CsvColumn<Row>[];
-  /** The most rows one download writes. */
-  rowLimit: number;
+  /** The most rows one download writes (default `EXPORT_ROW_LIMIT`). */
+  rowLimit?: number;
   /** File name before the date, e.g. `runs` → `runs-2026-01-31.csv`. */
-  fileStem: (search: z.infer<Schema>) => string;
+  fileStem: string | ((search: z.infer<Schema>) => string);
   /** Reads the rows; null when what the query names does not exist (404). */
   load: (search: z.infer<Schema>, now: Date) => Promise<ExportRows<Row> | null>;
   /** The 404 message. */
@@ -59,10 +59,12 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
     if (!rows) {
       return Response.json({ error: definition.notFound ?? "Nothing to export." }, { status: 404 });
     }
-    const limit = definition.rowLimit;
+    const limit = definition.rowLimit ?? EXPORT_ROW_LIMIT;
+    const { fileStem } = definition;
+    const stem = typeof fileStem === "string" ? fileStem : fileStem(read.data);
     return new Response(streamCsv(definition.columns, rows.batches(limit)), {
       headers: {
-        ...csvResponseHeaders(csvFileName(definition.fileStem(read.data), now)),
+        ...csvResponseHeaders(csvFileName(stem, now)),
         [EXPORT_HEADERS.rowLimit]: String(limit),
         [EXPORT_HEADERS.rowCount]: String(Math.min(rows.total, limit)),
         [EXPORT_HEADERS.truncated]: String(rows.total > limit),

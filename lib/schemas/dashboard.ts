@@ -183,12 +183,11 @@ export type RunTraceSearch = z.infer<typeof runTraceSearchSchema>;
 
 /**
  * Most rows one CSV download writes (stated in its `X-Routelens-Row-Limit` header; see
- * `lib/dashboard/export-route.ts`).
+ * `lib/dashboard/export-route.ts`): the runs, breakdown and tools downloads.
  */
-export const RUNS_EXPORT_ROW_LIMIT = 100_000;
+export const EXPORT_ROW_LIMIT = 100_000;
+/** Most rows of one run's iterations download. */
 export const RUN_EXPORT_ROW_LIMIT = 20_000;
-/** The breakdown and tools downloads: one row per tenant and role, or per tool. */
-export const AGGREGATE_EXPORT_ROW_LIMIT = 100_000;
 
 /** `/api/export/run` — one run's iterations as CSV. */
 export const runExportSearchSchema = z.object({

@@ -7,11 +7,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { EXPORT_HEADERS } from "@/lib/dashboard/export-route";
 import { listRunDecisionsInBatches } from "@/lib/db/queries/run-trace";
 import { createApiKey } from "@/lib/keys";
-import {
-  AGGREGATE_EXPORT_ROW_LIMIT,
-  RUN_EXPORT_ROW_LIMIT,
-  RUNS_EXPORT_ROW_LIMIT,
-} from "@/lib/schemas/dashboard";
+import { EXPORT_ROW_LIMIT, RUN_EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
 import { decisionEvent } from "@/lib/telemetry/events";
 import { postBatch } from "../support/http";
 
@@ -124,15 +120,15 @@ describe("listRunDecisionsInBatches", () => {
 describe("every download states its limit", () => {
   it("runs, breakdown and tools", async () => {
     const cases = [
-      { path: `/api/export/runs?tenant=${tenant}`, limit: RUNS_EXPORT_ROW_LIMIT, rows: 2 },
+      { path: `/api/export/runs?tenant=${tenant}`, limit: EXPORT_ROW_LIMIT, rows: 2 },
       {
         path: `/api/export/breakdown?tenant=${tenant}&range=7d`,
-        limit: AGGREGATE_EXPORT_ROW_LIMIT,
+        limit: EXPORT_ROW_LIMIT,
         rows: 1,
       },
       {
         path: `/api/export/tools?tenant=${tenant}&range=7d`,
-        limit: AGGREGATE_EXPORT_ROW_LIMIT,
+        limit: EXPORT_ROW_LIMIT,
         rows: 3,
       },
     ];

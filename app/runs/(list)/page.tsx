@@ -13,11 +13,11 @@ import { exportHref, runsHref, runsView, sortLinks } from "@/lib/dashboard/url";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { countRuns, defaultRunsDirection, listRuns, runsFilterOf } from "@/lib/db/queries/runs";
 import {
+  EXPORT_ROW_LIMIT,
   parseSearchParams,
   type RawSearchParams,
   RUN_PAGE_SIZES,
   RUN_SORT_KEYS,
-  RUNS_EXPORT_ROW_LIMIT,
   type RunsSearch,
   runsSearchSchema,
 } from "@/lib/schemas/dashboard";
@@ -47,10 +47,7 @@ async function RunsSection({ search, window }: { search: RunsSearch; window: Tim
           noun="runs"
           label="Runs pages"
         />
-        <DownloadLink
-          href={exportHref("runs", runsView, search)}
-          rowLimit={RUNS_EXPORT_ROW_LIMIT}
-        />
+        <DownloadLink href={exportHref("runs", runsView, search)} rowLimit={EXPORT_ROW_LIMIT} />
       </div>
       <RunsTable
         rows={rows}

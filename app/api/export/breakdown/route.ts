@@ -1,9 +1,8 @@
-import { defaultBreakdownDirection, prepareBreakdown } from "@/lib/dashboard/breakdown";
 import { breakdownCsvColumns } from "@/lib/dashboard/csv-columns";
 import { csvExportRoute, listedRows } from "@/lib/dashboard/export-route";
 import { resolveTimeRange } from "@/lib/dashboard/time-range";
-import { sumMetricsByTenantRole } from "@/lib/db/queries/overview";
-import { AGGREGATE_EXPORT_ROW_LIMIT, overviewSearchSchema } from "@/lib/schemas/dashboard";
+import { listBreakdownLines } from "@/lib/db/queries/table-lines";
+import { overviewSearchSchema } from "@/lib/schemas/dashboard";
 
 export const dynamic = "force-dynamic";
 
@@ -11,14 +10,9 @@ export const dynamic = "force-dynamic";
 export const GET = csvExportRoute({
   schema: overviewSearchSchema,
   columns: breakdownCsvColumns,
-  rowLimit: AGGREGATE_EXPORT_ROW_LIMIT,
-  fileStem: () => "breakdown",
+  fileStem: "breakdown",
   load: async (search, now) => {
-    const rows = await sumMetricsByTenantRole(
-      { tenant: search.tenant, role: search.role, mode: search.mode },
-      resolveTimeRange(search, now),
-    );
-    const dir = search.dir ?? defaultBreakdownDirection(search.sort);
-    return listedRows(prepareBreakdown(rows, search.sort, dir));
+    const { lines } = await listBreakdownLines(search, resolveTimeRange(search, now));
+    return listedRows(lines);
   },
 });

@@ -7,7 +7,7 @@ import {
   listRunsInBatches,
   runsFilterOf,
 } from "@/lib/db/queries/runs";
-import { RUNS_EXPORT_ROW_LIMIT, runsSearchSchema } from "@/lib/schemas/dashboard";
+import { runsSearchSchema } from "@/lib/schemas/dashboard";
 
 export const dynamic = "force-dynamic";
 
@@ -15,8 +15,7 @@ export const dynamic = "force-dynamic";
 export const GET = csvExportRoute({
   schema: runsSearchSchema,
   columns: runsCsvColumns,
-  rowLimit: RUNS_EXPORT_ROW_LIMIT,
-  fileStem: () => "runs",
+  fileStem: "runs",
   load: async (search, now) => {
     const filter = runsFilterOf(search, resolveTimeRange(search, now));
     const order = { sort: search.sort, dir: search.dir ?? defaultRunsDirection(search.sort) };

@@ -1,9 +1,8 @@
 import { csvExportRoute, listedRows } from "@/lib/dashboard/export-route";
 import { resolveTimeRange } from "@/lib/dashboard/time-range";
-import { sumToolUsage } from "@/lib/db/queries/tools";
-import { AGGREGATE_EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
+import { listToolLines } from "@/lib/db/queries/table-lines";
 import { toolsSearchSchema } from "@/lib/schemas/tools";
-import { defaultToolsDirection, prepareToolLines, toolsCsvColumns } from "@/lib/tools/tool-lines";
+import { toolsCsvColumns } from "@/lib/tools/tool-lines";
 
 export const dynamic = "force-dynamic";
 
@@ -11,14 +10,9 @@ export const dynamic = "force-dynamic";
 export const GET = csvExportRoute({
   schema: toolsSearchSchema,
   columns: toolsCsvColumns,
-  rowLimit: AGGREGATE_EXPORT_ROW_LIMIT,
-  fileStem: () => "tools",
+  fileStem: "tools",
   load: async (search, now) => {
-    const rows = await sumToolUsage(
-      { tenant: search.tenant, role: search.role, mode: search.mode },
-      resolveTimeRange(search, now),
-    );
-    const dir = search.dir ?? defaultToolsDirection(search.sort);
-    return listedRows(prepareToolLines(rows, search.sort, dir));
+    const { lines } = await listToolLines(search, resolveTimeRange(search, now));
+    return listedRows(lines);
   },
 });

@@ -1,0 +1,45 @@
+/**
+ * The lines of the rollup tables a page shows and downloads (the overview's tenant × role
+ * breakdown, the tools table), in the order their URL asks for. The page's section and its CSV
+ * download both read them here, so the download always holds the rows the table shows.
+ */
+import "server-only";
+import {
+  type BreakdownLine,
+  defaultBreakdownDirection,
+  prepareBreakdown,
+} from "@/lib/dashboard/breakdown";
+import type { Period } from "@/lib/dashboard/time-range";
+import type { OverviewSearch, SortDirection } from "@/lib/schemas/dashboard";
+import type { ToolsSearch } from "@/lib/schemas/tools";
+import { defaultToolsDirection, prepareToolLines, type ToolLine } from "@/lib/tools/tool-lines";
+
+import { sumMetricsByTenantRole } from "./overview";
+import { type RollupWindow, rollupFilterOf } from "./rollup";
+import { sumToolUsage } from "./tools";
+
+export interface SortedLines<Line> {
+  lines: Line[];
+  /** The direction applied: the URL's, or the sort column's default. */
+  dir: SortDirection;
+}
+
+/** The breakdown's lines for the overview's filters, range and order. */
+export async function listBreakdownLines(
+  search: OverviewSearch,
+  range: RollupWindow,
+): Promise<SortedLines<BreakdownLine>> {
+  const rows = await sumMetricsByTenantRole(rollupFilterOf(search), range);
+  const dir = search.dir ?? defaultBreakdownDirection(search.sort);
+  return { lines: prepareBreakdown(rows, search.sort, dir), dir };
+}
+
+/** The tools table's lines for the tools page's filters, window and order. */
+export async function listToolLines(
+  search: ToolsSearch,
+  window: Period,
+): Promise<SortedLines<ToolLine>> {
+  const rows = await sumToolUsage(rollupFilterOf(search), window);
+  const dir = search.dir ?? defaultToolsDirection(search.sort);
+  return { lines: prepareToolLines(rows, search.sort, dir), dir };
+}
