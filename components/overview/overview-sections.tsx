@@ -14,10 +14,7 @@ import {
   runsView,
   sortLinks,
 } from "@/lib/dashboard/url";
-import {
-  sumMetricsByBucket,
-  sumOverviewTotals,
-} from "@/lib/db/queries/overview";
+import { sumMetricsByBucket, sumOverviewTotals } from "@/lib/db/queries/overview";
 import { rollupFilterOf } from "@/lib/db/queries/rollup";
 import { listBreakdownLines } from "@/lib/db/queries/table-lines";
 import {
