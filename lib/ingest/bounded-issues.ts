@@ -91,15 +91,25 @@ function schemaAt(schema: z.ZodType, root: unknown, path: Path): z.ZodType | nul
   return current;
 }
 
+const lengthOnlySchemas = new WeakMap<z.ZodArray, z.ZodType>();
+
+/** The same array schema, checks and messages included, with its items taken as they are. */
+function lengthOnly(array: z.ZodArray): z.ZodType {
+  let schema = lengthOnlySchemas.get(array);
+  if (!schema) {
+    schema = array.clone({ ...array._zod.def, element: z.unknown() });
+    lengthOnlySchemas.set(array, schema);
+  }
+  return schema;
+}
+
 /** The length rules of the cut arrays (`at most 1000 tool names`), which the cut copy hides. */
 function lengthIssues(schema: z.ZodType, value: unknown, cut: readonly CutArray[]): Issue[] {
   const issues: Issue[] = [];
   for (const { path, items } of cut) {
     const array = schemaAt(schema, value, path);
     if (!(array instanceof z.ZodArray)) continue;
-    // The same array schema, checks and messages included, with items taken as they are.
-    const lengthOnly = array.clone({ ...array._zod.def, element: z.unknown() });
-    const parsed = lengthOnly.safeParse(items);
+    const parsed = lengthOnly(array).safeParse(items);
     if (parsed.success) continue;
     for (const issue of parsed.error.issues) {
       issues.push({ ...issue, path: [...path, ...issue.path] } as Issue);

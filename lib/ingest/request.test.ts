@@ -17,6 +17,12 @@ describe("countBatchItems", () => {
     expect(countBatchItems('{"note":"batch","x":[1,2]}', 1000)).toBe(0);
   });
 
+  it("skips strings with escaped quotes and backslashes", () => {
+    const text = JSON.stringify({ batch: ['a"b', "c\\", '\\"]', "[{,", { k: 'x\\"' }] });
+    expect(countBatchItems(text, 1000)).toBe(JSON.parse(text).batch.length);
+    expect(countBatchItems('{"batch":["unterminated', 1000)).toBe(1);
+  });
+
   it("stops one past the limit", () => {
     expect(countBatchItems(batchOf(5000), 1000)).toBe(1001);
   });

@@ -202,8 +202,6 @@ const isJsonSpace = (code: number) => code === 32 || code === 10 || code === 13 
  */
 export function countBatchItems(text: string, limit: number): number {
   let depth = 0;
-  let inString = false;
-  let stringStart = 0;
   let key: string | null = null;
   let expectKey = false;
   let counting = false;
@@ -212,18 +210,6 @@ export function countBatchItems(text: string, limit: number): number {
   let largest = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === BACKSLASH) i++;
-      else if (code === QUOTE) {
-        inString = false;
-        if (depth === 1 && expectKey) {
-          const raw = text.slice(stringStart, i + 1);
-          // An escaped key ("b\u0061tch") is decoded the way JSON.parse will decode it.
-          key = raw.includes("\\") ? safeJsonString(raw) : raw.slice(1, -1);
-        }
-      }
-      continue;
-    }
     if (isJsonSpace(code)) continue;
     if (counting && depth === 2 && !itemOpen && code !== CLOSE_BRACKET && code !== COMMA) {
       itemOpen = true;
@@ -231,8 +217,15 @@ export function countBatchItems(text: string, limit: number): number {
       if (items > limit) return items;
     }
     if (code === QUOTE) {
-      inString = true;
-      stringStart = i;
+      // Strings are most of a batch: jump to the closing quote with the native indexOf.
+      const start = i;
+      i = closingQuote(text, i + 1);
+      if (i < 0) break;
+      if (depth === 1 && expectKey) {
+        const raw = text.slice(start, i + 1);
+        // An escaped key ("b\u0061tch") is decoded the way JSON.parse will decode it.
+        key = raw.includes("\\") ? safeJsonString(raw) : raw.slice(1, -1);
+      }
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth += 1;
       if (depth === 1) expectKey = code === OPEN_BRACE;
@@ -255,6 +248,18 @@ export function countBatchItems(text: string, limit: number): number {
     }
   }
   return Math.max(largest, counting ? items : 0);
+}
+
+/** The index of the quote that closes a string whose text starts at `from`, or -1. */
+function closingQuote(text: string, from: number): number {
+  let at = text.indexOf('"', from);
+  while (at > 0) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes += 1;
+    if (backslashes % 2 === 0) return at;
+    at = text.indexOf('"', at + 1);
+  }
+  return -1;
 }
 
 function safeJsonString(raw: string): string | null {
