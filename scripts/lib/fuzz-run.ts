@@ -47,6 +47,7 @@ export async function runFuzz({
   requests,
   concurrency = 4,
   now = new Date(),
+  keyMutations = true,
   onProgress,
 }: {
   target: FuzzTarget;
@@ -56,6 +57,8 @@ export async function runFuzz({
   /** Requests in flight per tenant. */
   concurrency?: number;
   now?: Date;
+  /** Requests with a wrong or no key (see FuzzOptions). */
+  keyMutations?: boolean;
   onProgress?: (sent: number) => void;
 }): Promise<FuzzReport> {
   const tenantIds = [target.tenants[0].id, target.tenants[1].id] as const;
@@ -150,7 +153,7 @@ export async function runFuzz({
   }
 
   async function tenantLoop(tenant: number): Promise<void> {
-    const generator = new FuzzGenerator({ seed, tenants: tenantIds, now }, tenant);
+    const generator = new FuzzGenerator({ seed, tenants: tenantIds, now, keyMutations }, tenant);
     const share = tenant === 0 ? Math.ceil(requests / 2) : Math.floor(requests / 2);
     let taken = 0;
     const worker = async () => {
