@@ -45,6 +45,19 @@ describe("boundedIssues", () => {
     expect(issues.map((issue) => issue.path)).toEqual([["trace", 30, "kept", 20]]);
   });
 
+  it("refuses values nested 20,000 deep without exhausting the stack", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    const unknownField = { ...decisionEvent(), surprise: deep };
+    expect(boundedIssues(eventSchema, unknownField, 5)).toMatchObject([
+      { code: "unrecognized_keys", keys: ["surprise"], path: [] },
+    ]);
+    const deepList = { ...decisionEvent({ trace: [] }), offered: deep };
+    const issues = boundedIssues(eventSchema, deepList, 5);
+    expect(issues.map((issue) => issue.path)).toEqual([["offered", 0]]);
+    expect(issues[0]?.message).toMatch(/expected string/);
+  });
+
   it("reports whole-list and whole-event rules that no single item breaks", () => {
     const tooMany = decisionEvent({ offered: names(1001), selected: [], trace: [] });
     expect(boundedIssues(eventSchema, tooMany, 5).map((issue) => issue.message)).toEqual([

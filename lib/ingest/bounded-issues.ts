@@ -25,8 +25,17 @@ interface CutArray {
   items: readonly unknown[];
 }
 
+/**
+ * Levels below which `clipArrays` copies nothing. The wire format nests four levels deep
+ * (`trace[1].kept[0]`); zod refuses anything deeper at the first level its schema does not
+ * expect, without looking further in, so a value 20,000 arrays deep is left as it is rather
+ * than walked (which would exhaust the stack).
+ */
+const MAX_DEPTH = 32;
+
 /** A copy of `value` with every array cut to `CLIP` items; the cut arrays are noted in `cut`. */
 function clipArrays(value: unknown, path: Path, cut: CutArray[]): unknown {
+  if (path.length >= MAX_DEPTH) return value;
   if (Array.isArray(value)) {
     if (value.length > CLIP) cut.push({ path, items: value });
     const head = value.length > CLIP ? value.slice(0, CLIP) : value;
