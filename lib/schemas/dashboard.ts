@@ -91,6 +91,20 @@ export const customRangeFields = {
   to: param(instant.optional()),
 };
 
+/**
+ * The filters of a rollup view: a preset or custom window (default `defaultRange`), a tenant,
+ * a role and a mode.
+ */
+export function rollupFilterFields<const Default extends RangePreset>(defaultRange: Default) {
+  return {
+    range: param(z.enum([...RANGE_PRESETS, "custom"])).default(defaultRange),
+    ...customRangeFields,
+    tenant: tenantParam,
+    role: roleParam,
+    mode,
+  };
+}
+
 /** Columns the overview's tenant × role breakdown can be sorted by. */
 export const BREAKDOWN_SORT_KEYS = [
   "tenant",
@@ -110,11 +124,7 @@ export const SPLIT_KEYS = ["tenant", "role"] as const;
 
 /** `/` — the overview. */
 export const overviewSearchSchema = z.object({
-  range: param(z.enum([...RANGE_PRESETS, "custom"])).default("24h"),
-  ...customRangeFields,
-  tenant: tenantParam,
-  role: roleParam,
-  mode,
+  ...rollupFilterFields("24h"),
   split: param(z.enum(SPLIT_KEYS)).default("tenant"),
   sort: param(z.enum(BREAKDOWN_SORT_KEYS)).default("decisions"),
   dir: direction,

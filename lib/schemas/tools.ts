@@ -4,16 +4,7 @@
  * `lib/schemas/dashboard.ts`).
  */
 import { z } from "zod";
-import {
-  customRangeFields,
-  direction,
-  mode,
-  optionalText,
-  param,
-  RANGE_PRESETS,
-  roleParam,
-  tenantParam,
-} from "@/lib/schemas/dashboard";
+import { direction, optionalText, param, rollupFilterFields } from "@/lib/schemas/dashboard";
 import { LIMITS } from "@/lib/schemas/events";
 
 /** Columns the tools table can be sorted by. */
@@ -30,11 +21,7 @@ export type ToolSortKey = (typeof TOOL_SORT_KEYS)[number];
 
 /** `/tools`: per-tool counts for a window, tenant, role and mode; `tool` opens its examples. */
 export const toolsSearchSchema = z.object({
-  range: param(z.enum([...RANGE_PRESETS, "custom"])).default("24h"),
-  ...customRangeFields,
-  tenant: tenantParam,
-  role: roleParam,
-  mode,
+  ...rollupFilterFields("24h"),
   sort: param(z.enum(TOOL_SORT_KEYS)).default("harmfulDrops"),
   dir: direction,
   /** The tool whose harmful-drop examples are listed. */
