@@ -17,6 +17,8 @@ const longRun = `run-long-${Date.now()}`;
 const shortRun = `run-short-${Date.now()}`;
 /** Decisions of the long run: past the iterations download's limit. */
 const LONG_RUN_DECISIONS = RUN_EXPORT_ROW_LIMIT + 250;
+/** A whole second of yesterday, e.g. `2026-03-09T10:00:00`. */
+const shortRunSecond = `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T10:00:00`;
 let key: string;
 
 async function send(events: ReturnType<typeof decisionEvent>[]) {
@@ -45,13 +47,14 @@ beforeAll(async () => {
     }
     await send(events);
   }
-  // Three decisions share iteration 1 and differ by microseconds only.
+  // Three decisions share iteration 1 and differ by microseconds only. Dated yesterday, so the
+  // retention test that may run later in the same database does not prune them.
   await send([
-    decisionEvent({ run_id: shortRun, iteration: 0, timestamp: "2026-01-05T10:00:00.000001Z" }),
-    decisionEvent({ run_id: shortRun, iteration: 1, timestamp: "2026-01-05T10:00:00.000003Z" }),
-    decisionEvent({ run_id: shortRun, iteration: 1, timestamp: "2026-01-05T10:00:00.000002Z" }),
-    decisionEvent({ run_id: shortRun, iteration: 1, timestamp: "2026-01-05T10:00:00.000004Z" }),
-    decisionEvent({ run_id: shortRun, iteration: 2, timestamp: "2026-01-05T10:00:00.000001Z" }),
+    decisionEvent({ run_id: shortRun, iteration: 0, timestamp: `${shortRunSecond}.000001Z` }),
+    decisionEvent({ run_id: shortRun, iteration: 1, timestamp: `${shortRunSecond}.000003Z` }),
+    decisionEvent({ run_id: shortRun, iteration: 1, timestamp: `${shortRunSecond}.000002Z` }),
+    decisionEvent({ run_id: shortRun, iteration: 1, timestamp: `${shortRunSecond}.000004Z` }),
+    decisionEvent({ run_id: shortRun, iteration: 2, timestamp: `${shortRunSecond}.000001Z` }),
   ]);
 }, 300_000);
 
@@ -78,12 +81,13 @@ describe("iterations download", () => {
     expect(response.headers.get(EXPORT_HEADERS.rowCount)).toBe("5");
     expect(response.headers.get(EXPORT_HEADERS.truncated)).toBe("false");
     const lines = dataLines(await response.text());
+    const ts = `${shortRunSecond}.000Z`;
     expect(lines.map((line) => line.split(",").slice(0, 2).join(" "))).toEqual([
-      "0 2026-01-05T10:00:00.000Z",
-      "1 2026-01-05T10:00:00.000Z",
-      "1 2026-01-05T10:00:00.000Z",
-      "1 2026-01-05T10:00:00.000Z",
-      "2 2026-01-05T10:00:00.000Z",
+      `0 ${ts}`,
+      `1 ${ts}`,
+      `1 ${ts}`,
+      `1 ${ts}`,
+      `2 ${ts}`,
     ]);
   });
 });
