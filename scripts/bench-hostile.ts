@@ -216,7 +216,7 @@ const CASES: HostileCase[] = [
       const text = JSON.stringify({ batch: events });
       const body = gzipped(text);
       const result = await load(8, 4, () => post(baseUrl, attackerKey, body, true));
-      result.note = `body ${(text.length / 1024 / 1024).toFixed(1)} MiB, ${(body.byteLength / 1024).toFixed(0)} kB gzipped`;
+      result.note = `body ${(text.length / 1024 / 1024).toFixed(1)} MiB, ${(body.byteLength / 1024).toFixed(0)} KiB gzipped`;
       return result;
     },
   },
@@ -228,7 +228,7 @@ const CASES: HostileCase[] = [
       const text = `{"batch":[${"{},".repeat(elements - 1)}{}]}`;
       const body = gzipped(text);
       const result = await load(48, 24, () => post(baseUrl, attackerKey, body, true));
-      result.note = `body ${(text.length / 1024 / 1024).toFixed(2)} MiB, ${(body.byteLength / 1024).toFixed(0)} kB gzipped`;
+      result.note = `body ${(text.length / 1024 / 1024).toFixed(2)} MiB, ${(body.byteLength / 1024).toFixed(0)} KiB gzipped`;
       return result;
     },
   },
@@ -311,9 +311,9 @@ const ms = (values: number[], p: number) =>
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 const size = (bytes: number) =>
   bytes >= 1024 * 1024
-    ? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
     : bytes >= 1024
-      ? `${(bytes / 1024).toFixed(1)} kB`
+      ? `${(bytes / 1024).toFixed(1)} KiB`
       : `${bytes} B`;
 const statusList = (statuses: Record<string, number>) =>
   Object.entries(statuses)
