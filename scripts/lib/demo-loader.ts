@@ -22,6 +22,7 @@ import { DEMO_PROFILES } from "@/lib/demo/profiles";
 import { DEFAULT_KEYS_FILE } from "@/lib/demo/simulate-options";
 import { DemoTraffic } from "@/lib/demo/traffic";
 import { eventSchema } from "@/lib/schemas/events";
+import { parseCommandLine } from "./command-line";
 
 const WEEK_MS = 7 * 86_400_000;
 const EVENTS_PER_STORE = 1_000;
@@ -181,7 +182,17 @@ async function runLoader(): Promise<void> {
   await getPool().end();
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes("--load")) {
+/** Run as `node --import tsx scripts/lib/demo-loader.ts --load` by `startDemoLoader`. */
+function isLoaderProcess(): boolean {
+  if (process.argv[1] !== fileURLToPath(import.meta.url)) return false;
+  const { values } = parseCommandLine(
+    { load: { type: "boolean" } },
+    "usage: node --import tsx scripts/lib/demo-loader.ts --load",
+  );
+  return values.load === true;
+}
+
+if (isLoaderProcess()) {
   process.on("SIGTERM", () => process.exit(0));
   runLoader().catch((error: unknown) => {
     console.error(
