@@ -57,11 +57,11 @@ export async function HarmfulExamplesSection({
   tool: string;
 }) {
   const filter = rollupFilterOf(search);
-  const window = toHourWindow(range);
+  const hourWindow = toHourWindow(range);
   const hours = await listHarmfulDropHours(filter, range, tool, EXAMPLE_HOURS);
   const examples = await listHarmfulDropExamples(
     filter,
-    window,
+    hourWindow,
     hours.map((hour) => ({ tool, hour })),
     EXAMPLES_PER_HOUR,
   );

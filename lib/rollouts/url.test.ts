@@ -51,16 +51,16 @@ describe("tools URL state", () => {
   });
 
   it("links a rollout window to the tool's examples", () => {
-    const window = { from: new Date("2026-03-01T00:00:00Z"), to: new Date("2026-03-02T00:00:00Z") };
+    const period = { from: new Date("2026-03-01T00:00:00Z"), to: new Date("2026-03-02T00:00:00Z") };
     expect(
       toolExamplesHref(
         { range: "7d", tenant: "acme", role: undefined },
-        window,
+        period,
         "refund_order",
         "observe",
       ),
     ).toBe("/tools?range=7d&tenant=acme&mode=observe&tool=refund_order#harmful-examples");
-    expect(toolExamplesHref({ range: "custom", tenant: undefined, role: "r" }, window, "x")).toBe(
+    expect(toolExamplesHref({ range: "custom", tenant: undefined, role: "r" }, period, "x")).toBe(
       "/tools?range=custom&from=2026-03-01T00%3A00%3A00.000Z&to=2026-03-02T00%3A00%3A00.000Z&role=r&tool=x#harmful-examples",
     );
   });

@@ -25,12 +25,12 @@ export const toolsHref = toolsView.href;
  */
 export function toolExamplesHref(
   state: Pick<RolloutsSearch, "range" | "tenant" | "role">,
-  window: Period,
+  period: Period,
   tool: string,
   mode?: RoutingMode,
 ): string {
   return `${toolsHref(toolsView.defaults, {
-    ...rangeChanges(state, window),
+    ...rangeChanges(state, period),
     tenant: state.tenant,
     role: state.role,
     mode,

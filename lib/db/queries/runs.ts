@@ -17,8 +17,8 @@ import type { RoutingMode } from "@/lib/schemas/events";
 import { likePrefix, SqlParams, whereClause } from "./sql";
 
 export interface RunsFilter {
-  /** Runs active in the window: last seen at or after `from`, first seen before `to`. */
-  window?: Period | null | undefined;
+  /** Runs active in the period: last seen at or after `from`, first seen before `to`. */
+  period?: Period | null | undefined;
   tenant?: string | undefined;
   role?: string | undefined;
   mode?: RoutingMode | undefined;
@@ -49,11 +49,10 @@ const SORT_COLUMNS: Record<RunSortKey, string> = {
   harmfulDrops: "harmful_drops",
 };
 
-/** Text columns read A→Z first, numbers and times largest first. */
 /** The filter the runs page's URL describes (shared by the page and its CSV export). */
-export function runsFilterOf(search: RunsSearch, window: Period | null): RunsFilter {
+export function runsFilterOf(search: RunsSearch, period: Period | null): RunsFilter {
   return {
-    window,
+    period,
     tenant: search.tenant,
     role: search.role,
     mode: search.mode,
@@ -63,15 +62,16 @@ export function runsFilterOf(search: RunsSearch, window: Period | null): RunsFil
   };
 }
 
+/** Text columns read A→Z first, numbers and times largest first. */
 export function defaultRunsDirection(sort: RunSortKey): SortDirection {
   return sort === "runId" || sort === "tenant" ? "asc" : "desc";
 }
 
 function conditionsFor(params: SqlParams, filter: RunsFilter): string[] {
   const conditions: string[] = [];
-  if (filter.window) {
-    conditions.push(`last_seen >= ${params.add(filter.window.from)}`);
-    conditions.push(`first_seen < ${params.add(filter.window.to)}`);
+  if (filter.period) {
+    conditions.push(`last_seen >= ${params.add(filter.period.from)}`);
+    conditions.push(`first_seen < ${params.add(filter.period.to)}`);
   }
   if (filter.tenant) conditions.push(`tenant_id = ${params.add(filter.tenant)}`);
   if (filter.role) conditions.push(`roles @> ARRAY[${params.add(filter.role)}::text]`);
