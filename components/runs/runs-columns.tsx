@@ -32,7 +32,15 @@ export const runsColumns = column.columns([
       </Link>
     ),
   }),
-  column.accessor("tenantId", { id: "tenant", header: "Tenant" }),
+  column.accessor("tenantId", {
+    id: "tenant",
+    header: "Tenant",
+    cell: (info) => (
+      <span className="cell-clip" title={info.getValue()}>
+        {info.getValue()}
+      </span>
+    ),
+  }),
   column.accessor("roles", { header: "Roles", cell: (info) => tags(info.getValue()) }),
   column.accessor("modes", { header: "Modes", cell: (info) => tags(info.getValue()) }),
   column.accessor("decisions", {
