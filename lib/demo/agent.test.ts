@@ -210,9 +210,12 @@ describe("configuration and mode changes inside the window", () => {
     expect(new Set(late.map((p) => p.decision.config_version))).toEqual(
       new Set([tenant.configVersionAt(at(0.9))]),
     );
-    for (const { decision } of late) {
-      if (decision.role === "action") expect(decision.mode).toBe("enforce");
-    }
+    const lateAction = late.filter(({ decision }) => decision.role === "action");
+    expect(lateAction.length).toBeGreaterThan(0);
+    for (const { decision } of lateAction) expect(decision.mode).toBe("enforce");
+    const earlyAction = early.filter(({ decision }) => decision.role === "action");
+    expect(earlyAction.length).toBeGreaterThan(0);
+    for (const { decision } of earlyAction) expect(decision.mode).toBe("observe");
   });
 
   it("a tenant without changes keeps one version", () => {

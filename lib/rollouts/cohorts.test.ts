@@ -157,6 +157,10 @@ describe("compareCohorts: before (cfg-a) vs after (cfg-b, both modes)", () => {
 describe("compareCohorts with empty cohorts", () => {
   it("shows dashes, not zeros, for a cohort without decisions", () => {
     const rows = compareCohorts(observe, ZERO_COHORT_SUMS);
+    // Every metric of a comparison is there, each empty on the side without decisions.
+    const metrics = compareCohorts(observe, ENFORCE_CFG_B).map((row) => row.id);
+    expect(metrics.length).toBeGreaterThan(0);
+    expect(rows.map((row) => row.id)).toEqual(metrics);
     for (const row of rows) {
       expect(row.b.value).toBeNull();
       expect(row.b.display.value).toBe("—");
