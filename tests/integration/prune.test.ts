@@ -5,6 +5,7 @@ import { parseDuration, pruneOlderThan } from "@/lib/db/prune";
 import { createApiKey } from "@/lib/keys";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { postBatch } from "../support/http";
+import { deleteTenantRows } from "../support/tenant-rows";
 
 const baseUrl = inject("baseUrl");
 const tenant = `prune-${Date.now()}`;
@@ -73,5 +74,57 @@ describe("pruneOlderThan", () => {
       minute_tokens: 9,
       old_tool_rows: 0,
     });
+  });
+
+  it("keeps a rollup bucket that straddles the horizon and deletes the buckets wholly before it", async () => {
+    const straddle = `prune-edge-${Date.now()}`;
+    const key = (await createApiKey(straddle)).key;
+    // An hour 35 days back; the horizon falls 30.5 minutes into it.
+    const hour = Math.floor((Date.now() - 35 * 86_400_000) / 3_600_000) * 3_600_000;
+    const horizon = new Date(hour + 30 * 60_000 + 30_000);
+    const at = (offsetMs: number, dropped_tokens: number, iteration: number) =>
+      decisionEvent({
+        run_id: `run-${straddle}-${iteration < 3 ? "old" : "new"}`,
+        iteration,
+        timestamp: new Date(hour + offsetMs).toISOString(),
+        dropped_tokens,
+        offered: ["search_docs", "create_ticket"],
+        selected: ["search_docs"],
+      });
+    const events = [
+      at(-10 * 60_000, 1, 0), // the hour before: every bucket of it lies before the horizon
+      at(10 * 60_000, 10, 1), // minute :10, wholly before the horizon, in the straddling hour
+      at(30 * 60_000 + 10_000, 100, 2), // :30:10, before the horizon, in the straddling minute
+      at(45 * 60_000, 1_000, 3), // :45, after the horizon
+    ];
+    expect((await postBatch(baseUrl, key, events)).status).toBe(200);
+
+    await pruneOlderThan(getPool(), horizon);
+
+    const left = await db.query(
+      `SELECT (SELECT array_agg(dropped_tokens::int ORDER BY ts) FROM decisions WHERE tenant_id = $1) AS decisions,
+              (SELECT array_agg(run_id ORDER BY run_id) FROM runs WHERE tenant_id = $1) AS runs,
+              (SELECT json_agg(json_build_array(extract(epoch FROM bucket) * 1000, dropped_tokens::int) ORDER BY bucket)
+                 FROM rollup_minute WHERE tenant_id = $1) AS minutes,
+              (SELECT json_agg(json_build_array(extract(epoch FROM bucket) * 1000, decisions::int, dropped_tokens::int) ORDER BY bucket)
+                 FROM rollup_hour WHERE tenant_id = $1) AS hours,
+              (SELECT json_agg(DISTINCT extract(epoch FROM bucket) * 1000) FROM tool_rollup_hour WHERE tenant_id = $1) AS tool_hours`,
+      [straddle],
+    );
+    const start = (offsetMs: number) => hour + offsetMs; // a bucket's start, in epoch ms
+    expect(left.rows[0]).toEqual({
+      // Raw rows go by their own time.
+      decisions: [1_000],
+      runs: [`run-${straddle}-new`],
+      // Rollups go by whole buckets: the minute and the hour holding the horizon stay, with
+      // everything counted in them; only buckets that end at or before the horizon go.
+      minutes: [
+        [start(30 * 60_000), 100],
+        [start(45 * 60_000), 1_000],
+      ],
+      hours: [[start(0), 3, 1_110]],
+      tool_hours: [start(0)],
+    });
+    await deleteTenantRows(db, straddle);
   });
 });
