@@ -131,7 +131,7 @@ type RawExportRow = Omit<DecisionExportRow, "ts"> & { ts: Date; tsKey: string };
 export async function* listRunDecisionsInBatches(
   tenantId: string,
   runId: string,
-  { batchSize = 1_000, max }: { batchSize?: number; max: number },
+  { batchSize = 250, max }: { batchSize?: number; max: number },
 ): AsyncGenerator<DecisionExportRow[]> {
   let after: { iteration: number; ts: string; id: number } | null = null;
   for (let read = 0; read < max; ) {
