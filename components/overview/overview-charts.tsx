@@ -6,13 +6,12 @@
  * charts, which use the same series and colours) toggles series on and off.
  */
 import { useState } from "react";
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { Line } from "recharts";
 import { formatCompact, formatCount } from "@/lib/dashboard/format";
 import type { PreparedSeries, SeriesInfo, SeriesPoint } from "@/lib/dashboard/series";
 import type { Granularity } from "@/lib/dashboard/time-range";
 import type { SeriesMetric } from "@/lib/dashboard/types";
-import { timeAxisProps } from "../charts/time-axis";
-import { useIsClient } from "../ui/use-is-client";
+import { TimeSeriesChart, type TooltipContent, TooltipTable } from "../charts/time-series-chart";
 import { seriesColor } from "./series-colors";
 
 const CHARTS: { metric: SeriesMetric; title: string; unit: string }[] = [
@@ -31,11 +30,6 @@ function describeBucket(t: number, bucketMs: number, granularity: Granularity): 
   return `${start.toLocaleString(undefined, options)} – ${end.toLocaleTimeString(undefined, { timeStyle: "short" })}`;
 }
 
-interface TooltipEntry {
-  dataKey?: unknown;
-  value?: unknown;
-}
-
 function ChartTooltip({
   active,
   payload,
@@ -44,10 +38,7 @@ function ChartTooltip({
   bucketMs,
   granularity,
   unit,
-}: {
-  active?: boolean;
-  payload?: readonly TooltipEntry[];
-  label?: unknown;
+}: TooltipContent & {
   series: SeriesInfo[];
   bucketMs: number;
   granularity: Granularity;
@@ -63,32 +54,17 @@ function ChartTooltip({
     return [{ info, value: entry.value }];
   });
   return (
-    <div className="chart-tooltip">
-      <div className="chart-tooltip-title">{describeBucket(label, bucketMs, granularity)}</div>
-      <table>
-        <tbody>
-          {lines.map(({ info, value }) => (
-            <tr key={info.id}>
-              <th scope="row">
-                <span
-                  className="swatch"
-                  style={{ background: seriesColor(info.colorIndex, info.isOther) }}
-                />
-                {info.label}
-              </th>
-              <td className="num">{formatCount(value)}</td>
-            </tr>
-          ))}
-          {lines.length > 1 ? (
-            <tr className="chart-tooltip-total">
-              <th scope="row">total</th>
-              <td className="num">{formatCount(total)}</td>
-            </tr>
-          ) : null}
-        </tbody>
-      </table>
-      <div className="muted">{unit}</div>
-    </div>
+    <TooltipTable
+      title={describeBucket(label, bucketMs, granularity)}
+      rows={lines.map(({ info, value }) => ({
+        key: info.id,
+        color: seriesColor(info.colorIndex, info.isOther),
+        label: info.label,
+        value: formatCount(value),
+      }))}
+      total={lines.length > 1 ? formatCount(total) : undefined}
+      note={<div className="muted">{unit}</div>}
+    />
   );
 }
 
@@ -111,65 +87,42 @@ function MetricChart({
   bucketMs: number;
   granularity: Granularity;
 }) {
-  const isClient = useIsClient();
   const sum = series
     .filter((info) => !hidden.has(info.id))
     .reduce((acc, info) => acc + (totals[info.id] ?? 0), 0);
   return (
-    <figure className="panel chart-panel">
-      <figcaption>
-        <span className="chart-title">{title}</span>
-        <span className="muted"> · {formatCount(sum)} shown</span>
-      </figcaption>
-      <div className="chart-frame">
-        {isClient ? (
-          <LineChart
-            responsive
-            data={points}
-            style={{ width: "100%", height: "100%" }}
-            margin={{ top: 8, right: 12, bottom: 0, left: 0 }}
-            accessibilityLayer
-          >
-            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="var(--grid)" />
-            <XAxis {...timeAxisProps(granularity)} />
-            <YAxis
-              tickFormatter={(value: number) => formatCompact(value)}
-              allowDecimals={false}
-              width={48}
-              stroke="var(--muted)"
-              fontSize={12}
-            />
-            <Tooltip
-              content={(props) => (
-                <ChartTooltip
-                  active={props.active}
-                  payload={props.payload as readonly TooltipEntry[]}
-                  label={props.label}
-                  series={series}
-                  bucketMs={bucketMs}
-                  granularity={granularity}
-                  unit={unit}
-                />
-              )}
-            />
-            {series.map((info) => (
-              <Line
-                key={info.id}
-                dataKey={info.id}
-                name={info.label}
-                type="linear"
-                stroke={seriesColor(info.colorIndex, info.isOther)}
-                strokeWidth={2}
-                dot={points.length <= 40}
-                hide={hidden.has(info.id)}
-                isAnimationActive={false}
-                connectNulls={false}
-              />
-            ))}
-          </LineChart>
-        ) : null}
-      </div>
-    </figure>
+    <TimeSeriesChart
+      title={title}
+      note={<span className="muted"> · {formatCount(sum)} shown</span>}
+      data={points}
+      granularity={granularity}
+      yTickFormatter={(value) => formatCompact(value)}
+      allowDecimals={false}
+      tooltip={(content) => (
+        <ChartTooltip
+          {...content}
+          series={series}
+          bucketMs={bucketMs}
+          granularity={granularity}
+          unit={unit}
+        />
+      )}
+    >
+      {series.map((info) => (
+        <Line
+          key={info.id}
+          dataKey={info.id}
+          name={info.label}
+          type="linear"
+          stroke={seriesColor(info.colorIndex, info.isOther)}
+          strokeWidth={2}
+          dot={points.length <= 40}
+          hide={hidden.has(info.id)}
+          isAnimationActive={false}
+          connectNulls={false}
+        />
+      ))}
+    </TimeSeriesChart>
   );
 }
 
