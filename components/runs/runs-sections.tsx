@@ -6,8 +6,14 @@
 import { describePage } from "@/lib/dashboard/pagination";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { exportHref, runsHref, runsView, sortLinks } from "@/lib/dashboard/url";
-import { countRuns, defaultRunsDirection, listRuns, runsFilterOf } from "@/lib/db/queries/runs";
-import { EXPORT_ROW_LIMIT, RUN_SORT_KEYS, type RunsSearch } from "@/lib/schemas/dashboard";
+import { countRuns, listRuns, runsFilterOf } from "@/lib/db/queries/runs";
+import {
+  EXPORT_ROW_LIMIT,
+  RUN_SORT_DIRECTIONS,
+  RUN_SORT_KEYS,
+  type RunsSearch,
+  sortDirectionOf,
+} from "@/lib/schemas/dashboard";
 import { DownloadLink } from "../ui/download-link";
 import { Pager } from "../ui/pager";
 import { RunsTable } from "./runs-table";
@@ -20,7 +26,7 @@ export async function RunsSection({
   range: TimeRange | null;
 }) {
   const filter = runsFilterOf(search, range);
-  const dir = search.dir ?? defaultRunsDirection(search.sort);
+  const dir = sortDirectionOf(search, RUN_SORT_DIRECTIONS);
   const order = { sort: search.sort, dir };
   const requested = describePage(search.page, search.size, Number.MAX_SAFE_INTEGER);
   let [total, rows] = await Promise.all([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defaultBreakdownDirection, prepareBreakdown } from "./breakdown";
+import { BREAKDOWN_SORT_DIRECTIONS, sortDirectionOf } from "@/lib/schemas/dashboard";
+import { prepareBreakdown } from "./breakdown";
 import { type BreakdownRow, ZERO_TOTALS } from "./types";
 
 const rows: BreakdownRow[] = [
@@ -65,8 +66,11 @@ describe("prepareBreakdown", () => {
   });
 
   it("sorts text A→Z and numbers largest first by default", () => {
-    expect(defaultBreakdownDirection("tenant")).toBe("asc");
-    expect(defaultBreakdownDirection("harmfulDrops")).toBe("desc");
+    expect(sortDirectionOf({ sort: "tenant" }, BREAKDOWN_SORT_DIRECTIONS)).toBe("asc");
+    expect(sortDirectionOf({ sort: "harmfulDrops" }, BREAKDOWN_SORT_DIRECTIONS)).toBe("desc");
+    expect(prepareBreakdown(rows, "harmfulDrops")).toEqual(
+      prepareBreakdown(rows, "harmfulDrops", "desc"),
+    );
   });
 
   it("does not modify its input", () => {

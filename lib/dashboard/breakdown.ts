@@ -1,18 +1,17 @@
 /**
  * The overview's tenant × role breakdown: derived means and the order chosen in the URL.
  */
-import type { BreakdownSortKey, SortDirection } from "@/lib/schemas/dashboard";
+import {
+  BREAKDOWN_SORT_DIRECTIONS,
+  type BreakdownSortKey,
+  type SortDirection,
+} from "@/lib/schemas/dashboard";
 import { meanPerDecision } from "./kpis";
 import type { BreakdownRow } from "./types";
 
 export interface BreakdownLine extends BreakdownRow {
   meanOffered: number;
   meanSelected: number;
-}
-
-/** Text columns sort A→Z by default, numbers largest first. */
-export function defaultBreakdownDirection(key: BreakdownSortKey): SortDirection {
-  return key === "tenant" || key === "role" ? "asc" : "desc";
 }
 
 function compareText(a: string, b: string): number {
@@ -23,7 +22,7 @@ function compareText(a: string, b: string): number {
 export function prepareBreakdown(
   rows: readonly BreakdownRow[],
   sort: BreakdownSortKey,
-  dir: SortDirection = defaultBreakdownDirection(sort),
+  dir: SortDirection = BREAKDOWN_SORT_DIRECTIONS[sort],
 ): BreakdownLine[] {
   const lines = rows.map((row) => ({
     ...row,

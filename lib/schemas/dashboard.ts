@@ -21,6 +21,30 @@ export type LiveInterval = (typeof LIVE_INTERVALS)[number];
 export const SORT_DIRECTIONS = ["asc", "desc"] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
+/**
+ * Each sortable column of a table with the direction it sorts in until the URL says otherwise
+ * (`dir`). One such table per view, beside its sort keys, is the only home of its defaults.
+ */
+export type SortDirections<K extends string> = Readonly<Record<K, SortDirection>>;
+
+/** A view's default directions: the `ascending` columns A→Z, every other one largest first. */
+export function sortDirections<K extends string>(
+  keys: readonly K[],
+  ascending: readonly K[],
+): SortDirections<K> {
+  return Object.fromEntries(
+    keys.map((key) => [key, ascending.includes(key) ? "asc" : "desc"]),
+  ) as Record<K, SortDirection>;
+}
+
+/** The direction a table is sorted in: the URL's `dir`, or the sorted column's default. */
+export function sortDirectionOf<K extends string>(
+  search: { sort: K; dir?: SortDirection | undefined },
+  directions: SortDirections<K>,
+): SortDirection {
+  return search.dir ?? directions[search.sort];
+}
+
 /** Longest custom range the overview accepts (a year of day buckets). */
 export const MAX_CUSTOM_RANGE_DAYS = 366;
 
@@ -119,6 +143,8 @@ export const BREAKDOWN_SORT_KEYS = [
   "harmfulDrops",
 ] as const;
 export type BreakdownSortKey = (typeof BREAKDOWN_SORT_KEYS)[number];
+/** Tenant and role sort A→Z by default, numbers largest first. */
+export const BREAKDOWN_SORT_DIRECTIONS = sortDirections(BREAKDOWN_SORT_KEYS, ["tenant", "role"]);
 
 export const SPLIT_KEYS = ["tenant", "role"] as const;
 
@@ -147,6 +173,8 @@ export const RUN_SORT_KEYS = [
   "harmfulDrops",
 ] as const;
 export type RunSortKey = (typeof RUN_SORT_KEYS)[number];
+/** Run id and tenant sort A→Z by default, numbers and times largest first. */
+export const RUN_SORT_DIRECTIONS = sortDirections(RUN_SORT_KEYS, ["runId", "tenant"]);
 
 export const RUN_PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_RUN_PAGE_SIZE = 50;

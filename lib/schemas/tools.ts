@@ -4,7 +4,13 @@
  * `lib/schemas/dashboard.ts`).
  */
 import { z } from "zod";
-import { direction, optionalText, param, rollupFilterFields } from "@/lib/schemas/dashboard";
+import {
+  direction,
+  optionalText,
+  param,
+  rollupFilterFields,
+  sortDirections,
+} from "@/lib/schemas/dashboard";
 import { LIMITS } from "@/lib/schemas/events";
 
 /** Columns the tools table can be sorted by. */
@@ -18,6 +24,8 @@ export const TOOL_SORT_KEYS = [
   "droppedTokens",
 ] as const;
 export type ToolSortKey = (typeof TOOL_SORT_KEYS)[number];
+/** The tool name sorts A→Z by default, counts largest first. */
+export const TOOL_SORT_DIRECTIONS = sortDirections(TOOL_SORT_KEYS, ["tool"]);
 
 /** `/tools`: per-tool counts for a window, tenant, role and mode; `tool` opens its examples. */
 export const toolsSearchSchema = z.object({

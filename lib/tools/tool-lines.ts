@@ -4,17 +4,12 @@
  */
 import type { CsvColumn } from "@/lib/dashboard/csv";
 import type { SortDirection } from "@/lib/schemas/dashboard";
-import type { ToolSortKey } from "@/lib/schemas/tools";
+import { TOOL_SORT_DIRECTIONS, type ToolSortKey } from "@/lib/schemas/tools";
 import type { ToolUsageRow } from "./types";
 
 export interface ToolLine extends ToolUsageRow {
   /** dropped / offered, null when never offered. */
   dropRate: number | null;
-}
-
-/** The tool name sorts A→Z by default, counts largest first. */
-export function defaultToolsDirection(key: ToolSortKey): SortDirection {
-  return key === "tool" ? "asc" : "desc";
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -23,7 +18,7 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function prepareToolLines(
   rows: readonly ToolUsageRow[],
   sort: ToolSortKey,
-  dir: SortDirection = defaultToolsDirection(sort),
+  dir: SortDirection = TOOL_SORT_DIRECTIONS[sort],
 ): ToolLine[] {
   const sign = dir === "asc" ? 1 : -1;
   return rows

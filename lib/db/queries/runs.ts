@@ -62,11 +62,6 @@ export function runsFilterOf(search: RunsSearch, period: Period | null): RunsFil
   };
 }
 
-/** Text columns read A→Z first, numbers and times largest first. */
-export function defaultRunsDirection(sort: RunSortKey): SortDirection {
-  return sort === "runId" || sort === "tenant" ? "asc" : "desc";
-}
-
 function conditionsFor(params: SqlParams, filter: RunsFilter): string[] {
   const conditions: string[] = [];
   if (filter.period) {

@@ -4,15 +4,16 @@
  * download both read them here, so the download always holds the rows the table shows.
  */
 import "server-only";
-import {
-  type BreakdownLine,
-  defaultBreakdownDirection,
-  prepareBreakdown,
-} from "@/lib/dashboard/breakdown";
+import { type BreakdownLine, prepareBreakdown } from "@/lib/dashboard/breakdown";
 import type { Period } from "@/lib/dashboard/time-range";
-import type { OverviewSearch, SortDirection } from "@/lib/schemas/dashboard";
-import type { ToolsSearch } from "@/lib/schemas/tools";
-import { defaultToolsDirection, prepareToolLines, type ToolLine } from "@/lib/tools/tool-lines";
+import {
+  BREAKDOWN_SORT_DIRECTIONS,
+  type OverviewSearch,
+  type SortDirection,
+  sortDirectionOf,
+} from "@/lib/schemas/dashboard";
+import { TOOL_SORT_DIRECTIONS, type ToolsSearch } from "@/lib/schemas/tools";
+import { prepareToolLines, type ToolLine } from "@/lib/tools/tool-lines";
 
 import { sumMetricsByTenantRole } from "./overview";
 import { type RollupWindow, rollupFilterOf } from "./rollup";
@@ -30,7 +31,7 @@ export async function listBreakdownLines(
   range: RollupWindow,
 ): Promise<SortedLines<BreakdownLine>> {
   const rows = await sumMetricsByTenantRole(rollupFilterOf(search), range);
-  const dir = search.dir ?? defaultBreakdownDirection(search.sort);
+  const dir = sortDirectionOf(search, BREAKDOWN_SORT_DIRECTIONS);
   return { lines: prepareBreakdown(rows, search.sort, dir), dir };
 }
 
@@ -40,6 +41,6 @@ export async function listToolLines(
   window: Period,
 ): Promise<SortedLines<ToolLine>> {
   const rows = await sumToolUsage(rollupFilterOf(search), window);
-  const dir = search.dir ?? defaultToolsDirection(search.sort);
+  const dir = sortDirectionOf(search, TOOL_SORT_DIRECTIONS);
   return { lines: prepareToolLines(rows, search.sort, dir), dir };
 }

@@ -1,13 +1,8 @@
 import { runsCsvColumns } from "@/lib/dashboard/csv-columns";
 import { csvExportRoute } from "@/lib/dashboard/export-route";
 import { resolveTimeRange } from "@/lib/dashboard/time-range";
-import {
-  countRuns,
-  defaultRunsDirection,
-  listRunsInBatches,
-  runsFilterOf,
-} from "@/lib/db/queries/runs";
-import { runsSearchSchema } from "@/lib/schemas/dashboard";
+import { countRuns, listRunsInBatches, runsFilterOf } from "@/lib/db/queries/runs";
+import { RUN_SORT_DIRECTIONS, runsSearchSchema, sortDirectionOf } from "@/lib/schemas/dashboard";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +13,7 @@ export const GET = csvExportRoute({
   fileStem: "runs",
   load: async (search, now) => {
     const filter = runsFilterOf(search, resolveTimeRange(search, now));
-    const order = { sort: search.sort, dir: search.dir ?? defaultRunsDirection(search.sort) };
+    const order = { sort: search.sort, dir: sortDirectionOf(search, RUN_SORT_DIRECTIONS) };
     return {
       total: await countRuns(filter),
       batches: (max) => listRunsInBatches(filter, order, { max }),
