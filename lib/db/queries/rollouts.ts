@@ -22,9 +22,9 @@ import {
   type RollupWindow,
   rollupConditions,
   rollupTable,
-  toHourWindow,
 } from "./rollup";
 import { SqlParams, whereClause } from "./sql";
+import { sumPerTool } from "./tools";
 
 /** Longest list of (mode, config version) cells a window returns. */
 const MAX_CELLS = 1_000;
@@ -130,24 +130,18 @@ export async function sumCohortSeries(
  * The tools harmfully dropped in observe traffic in the window, most harmful first, from
  * `tool_rollup_hour` (hour buckets: the window is widened to whole hours).
  */
-export async function sumHarmfulDropsByTool(
+export function sumHarmfulDropsByTool(
   filter: Omit<RollupFilter, "mode">,
   window: Period,
   limit = 10,
 ): Promise<ToolHarmRow[]> {
-  const params = new SqlParams();
-  const where = rollupConditions(params, { ...filter, mode: "observe" }, toHourWindow(window));
-  const { rows } = await getPool().query<ToolHarmRow>(
-    `SELECT tool AS "tool", sum(harmful_drops) AS "harmfulDrops",
-            max(bucket) FILTER (WHERE harmful_drops > 0) AS "lastHarmfulHour"
-       FROM tool_rollup_hour ${whereClause(where)}
-      GROUP BY tool
-     HAVING sum(harmful_drops) > 0
-      ORDER BY 2 DESC, 1
-      LIMIT ${params.add(limit)}`,
-    params.values,
-  );
-  return rows;
+  return sumPerTool<ToolHarmRow>({ ...filter, mode: "observe" }, window, {
+    sums: `sum(harmful_drops) AS "harmfulDrops",
+           max(bucket) FILTER (WHERE harmful_drops > 0) AS "lastHarmfulHour"`,
+    having: "sum(harmful_drops) > 0",
+    orderBy: "2 DESC, 1",
+    limit,
+  });
 }
 
 /**

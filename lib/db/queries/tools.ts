@@ -3,6 +3,7 @@
  * rollup resolves time to UTC hours, so a window is widened to whole hours (`toHourWindow`).
  */
 import "server-only";
+import type { QueryResultRow } from "pg";
 import type { Period } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
 import type { ToolUsageRow } from "@/lib/tools/types";
@@ -12,21 +13,38 @@ import { SqlParams, whereClause } from "./sql";
 /** Most tools a table lists (agents rarely offer more than a few hundred). */
 const MAX_TOOLS = 2_000;
 
-/** Per tool: offered, selected, dropped, called, harmful drops and tokens saved by dropping it. */
-export async function sumToolUsage(filter: RollupFilter, window: Period): Promise<ToolUsageRow[]> {
+/**
+ * Per-tool sums over `tool_rollup_hour` for a filter and the hours of a window: the shape every
+ * per-tool read takes (`sums` are the selected aggregates, `having` an optional condition on them).
+ */
+export async function sumPerTool<Row extends QueryResultRow>(
+  filter: RollupFilter,
+  window: Period,
+  query: { sums: string; having?: string; orderBy: string; limit: number },
+): Promise<Row[]> {
   const params = new SqlParams();
   const where = rollupConditions(params, filter, toHourWindow(window));
-  const { rows } = await getPool().query<ToolUsageRow>(
-    `SELECT tool AS "tool", sum(offered) AS "offered", sum(selected) AS "selected",
-            sum(dropped) AS "dropped", sum(called) AS "called",
-            sum(harmful_drops) AS "harmfulDrops", sum(dropped_tokens) AS "droppedTokens"
+  const { rows } = await getPool().query<Row>(
+    `SELECT tool AS "tool", ${query.sums}
        FROM tool_rollup_hour ${whereClause(where)}
       GROUP BY tool
-      ORDER BY sum(offered) DESC, tool
-      LIMIT ${params.add(MAX_TOOLS)}`,
+      ${query.having ? `HAVING ${query.having}` : ""}
+      ORDER BY ${query.orderBy}
+      LIMIT ${params.add(query.limit)}`,
     params.values,
   );
   return rows;
+}
+
+/** Per tool: offered, selected, dropped, called, harmful drops and tokens saved by dropping it. */
+export function sumToolUsage(filter: RollupFilter, window: Period): Promise<ToolUsageRow[]> {
+  return sumPerTool<ToolUsageRow>(filter, window, {
+    sums: `sum(offered) AS "offered", sum(selected) AS "selected",
+           sum(dropped) AS "dropped", sum(called) AS "called",
+           sum(harmful_drops) AS "harmfulDrops", sum(dropped_tokens) AS "droppedTokens"`,
+    orderBy: "sum(offered) DESC, tool",
+    limit: MAX_TOOLS,
+  });
 }
 
 /** The latest hours in which `tool` was dropped harmfully (where to look for examples). */
