@@ -4,6 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import pg from "pg";
 
 export const baseURL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100)}`;
 
@@ -35,4 +36,18 @@ export async function sendBatch(key: string, events: unknown[]): Promise<Respons
     throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
   }
   return response;
+}
+
+/** How many decisions the e2e database holds, read with SQL (not through the app). */
+export async function countStoredDecisions(): Promise<number> {
+  const client = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM decisions",
+    );
+    return rows[0]?.count ?? 0;
+  } finally {
+    await client.end();
+  }
 }

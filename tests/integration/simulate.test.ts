@@ -11,7 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getPool } from "@/lib/db/client";
 import { TENANT_SCOPED_TABLES } from "@/lib/db/tenant-tables";
-import { DEMO_TENANT_IDS } from "@/lib/demo/profiles";
+import { DEMO_PROFILES, DEMO_TENANT_IDS } from "@/lib/demo/profiles";
 import { createApiKey } from "@/lib/keys";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { deleteDemoData, hasNoDecisions, loadDemoTraffic } from "@/scripts/lib/demo-loader";
@@ -164,7 +164,14 @@ describe("npm run simulate", () => {
     );
     expect(rows.map((r) => r.tenant_id)).toEqual([...DEMO_TENANT_IDS].sort());
     expect(rows.reduce((sum, r) => sum + r.decisions, 0)).toBe(reported);
-    for (const row of rows) expect(row.versions).toBeGreaterThanOrEqual(1);
+    // The backfill is the tenants' whole story: each shows its first configuration and one
+    // more per routing change (support changes once, at 45% of the window).
+    expect(Object.fromEntries(rows.map((r) => [r.tenant_id, r.versions]))).toEqual(
+      Object.fromEntries(
+        DEMO_PROFILES.map((p) => [p.tenantId, 1 + p.changes.filter((c) => c.routing).length]),
+      ),
+    );
+    expect(rows.find((r) => r.tenant_id === "demo-support")?.versions).toBe(2);
     const [traces] = await query<{ stages: number }>(
       databaseUrl,
       `SELECT min(json_array_length(trace::json))::int AS stages
