@@ -8,13 +8,17 @@ import {
   ChartsSection,
   KpiSection,
 } from "@/components/overview/overview-sections";
-import { DashboardFilters, PRESET_OPTIONS } from "@/components/ui/dashboard-filters";
+import { DashboardFilters } from "@/components/ui/dashboard-filters";
 import { LiveRefresh } from "@/components/ui/live-refresh";
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
 import { listFilterChoices } from "@/lib/dashboard/filter-choices";
-import { describeGranularity, resolveTimeRange } from "@/lib/dashboard/time-range";
+import {
+  describeFallback,
+  describeGranularity,
+  resolveTimeRange,
+} from "@/lib/dashboard/time-range";
 import { overviewHref } from "@/lib/dashboard/url";
 import { hasAnyDecisions, listTenantRolePairs } from "@/lib/db/queries/overview";
 import { listTenantIds } from "@/lib/db/queries/tenants";
@@ -67,9 +71,7 @@ export default async function OverviewPage({
             {range.label}: <LocalTime iso={range.from.toISOString()} /> –{" "}
             <LocalTime iso={range.to.toISOString()} />, {range.bucketCount} buckets{" "}
             {describeGranularity(range.granularity)}
-            {range.fellBack
-              ? " (the custom range was incomplete, so the last 24 hours are shown)"
-              : ""}
+            {describeFallback(range)}
           </>
         }
         actions={<LiveRefresh interval={search.live} />}
@@ -77,8 +79,6 @@ export default async function OverviewPage({
       <DashboardFilters
         action="/"
         label="Overview filters"
-        rangeValue={range.preset}
-        rangeOptions={PRESET_OPTIONS}
         range={range}
         values={search}
         choices={choices}

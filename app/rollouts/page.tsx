@@ -10,7 +10,11 @@ import {
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
-import { describeGranularity, resolveTimeRange } from "@/lib/dashboard/time-range";
+import {
+  describeFallback,
+  describeGranularity,
+  resolveTimeRange,
+} from "@/lib/dashboard/time-range";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
 import { rolloutsSearchSchema } from "@/lib/schemas/rollouts";
@@ -38,9 +42,7 @@ export default async function RolloutsPage({
             <LocalTime iso={range.from.toISOString()} /> –{" "}
             <LocalTime iso={range.to.toISOString()} />, charts{" "}
             {describeGranularity(range.granularity)}
-            {range.fellBack
-              ? " (the custom range was incomplete, so the last 24 hours are shown)"
-              : ""}
+            {describeFallback(range)}
           </>
         }
       />

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { HarmfulExamplesSection, ToolsSection } from "@/components/tools/tools-sections";
-import { DashboardFilters, PRESET_OPTIONS } from "@/components/ui/dashboard-filters";
+import { DashboardFilters } from "@/components/ui/dashboard-filters";
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
-import { resolveTimeRange } from "@/lib/dashboard/time-range";
+import { describeFallback, resolveTimeRange } from "@/lib/dashboard/time-range";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { toHourWindow } from "@/lib/db/queries/rollup";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
@@ -33,17 +33,13 @@ export default async function ToolsPage({
             Which tools the narrowing offers, keeps and drops, and which it should never drop.
             Counted per hour: <LocalTime iso={hours.from.toISOString()} /> –{" "}
             <LocalTime iso={hours.to.toISOString()} />
-            {range.fellBack
-              ? " (the custom range was incomplete, so the last 24 hours are shown)"
-              : ""}
+            {describeFallback(range)}
           </>
         }
       />
       <DashboardFilters
         action="/tools"
         label="Tools filters"
-        rangeValue={range.preset}
-        rangeOptions={PRESET_OPTIONS}
         range={range}
         values={search}
         choices={choices}

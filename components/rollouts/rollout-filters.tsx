@@ -5,7 +5,7 @@ import {
   MIN_THRESHOLD_PERCENT,
   type RolloutsSearch,
 } from "@/lib/schemas/rollouts";
-import { DashboardFilters, PRESET_OPTIONS } from "../ui/dashboard-filters";
+import { DashboardFilters } from "../ui/dashboard-filters";
 import styles from "./rollouts.module.css";
 
 /** Window, tenant, role and verdict threshold. The config pair is chosen in its own section. */
@@ -22,8 +22,6 @@ export function RolloutFilters({
     <DashboardFilters
       action="/rollouts"
       label="Rollout filters"
-      rangeValue={range.preset}
-      rangeOptions={PRESET_OPTIONS}
       range={range}
       values={search}
       choices={choices}

@@ -4,24 +4,27 @@ import { ROUTING_MODES } from "@/lib/schemas/events";
 import { FilterForm, SelectField } from "./filter-form";
 import { RangeField } from "./range-field";
 
-export const PRESET_OPTIONS = [
+const PRESET_OPTIONS = [
   { value: "1h", label: "Last hour" },
   { value: "24h", label: "Last 24 hours" },
   { value: "7d", label: "Last 7 days" },
   { value: "30d", label: "Last 30 days" },
 ] as const;
 
+const ALL_TIME_OPTIONS = [{ value: "all", label: "All time" }, ...PRESET_OPTIONS] as const;
+
 const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 
 /**
  * The filter bar shared by the overview, runs, tools and rollouts pages (pages add their own
- * fields as children; rollouts compare modes, so they leave the mode field out).
+ * fields as children; rollouts compare modes, so they leave the mode field out). The range
+ * field shows the resolved range's preset; `range` is null for "all time", which only pages
+ * with `allTime` offer.
  */
 export function DashboardFilters({
   action,
   label,
-  rangeValue,
-  rangeOptions,
+  allTime = false,
   range,
   values,
   choices,
@@ -31,9 +34,9 @@ export function DashboardFilters({
 }: {
   action: string;
   label: string;
-  rangeValue: string;
-  rangeOptions: readonly { value: string; label: string }[];
-  /** The resolved window, to prefill a custom range. */
+  /** Offer "All time" before the presets (the runs page's default). */
+  allTime?: boolean;
+  /** The resolved window (null for all time): the field's value, and a custom range's prefill. */
   range: TimeRange | null;
   values: {
     tenant?: string | undefined;
@@ -47,12 +50,13 @@ export function DashboardFilters({
   showMode?: boolean;
   children?: React.ReactNode;
 }) {
+  const rangeValue = range?.preset ?? "all";
   return (
     <FilterForm action={action} hidden={hidden} label={label}>
       <RangeField
         key={`${rangeValue}|${values.from ?? ""}|${values.to ?? ""}`}
         value={rangeValue}
-        options={rangeOptions}
+        options={allTime ? ALL_TIME_OPTIONS : PRESET_OPTIONS}
         from={values.from ?? range?.from.toISOString()}
         to={values.to ?? range?.to.toISOString()}
       />

@@ -128,6 +128,11 @@ export function resolveTimeRange(input: RangeInput, now: Date): TimeRange | null
   return build("custom", granularity, from, to, "Custom range", false);
 }
 
+/** What a page says after its range, in brackets, when a custom range fell back to 24 hours. */
+export function describeFallback(range: Pick<TimeRange, "fellBack">): string {
+  return range.fellBack ? " (the custom range was incomplete, so the last 24 hours are shown)" : "";
+}
+
 /** Start of every bucket of the range, in order. */
 export function listBucketStarts(range: Pick<TimeRange, "from" | "to" | "bucketMs">): number[] {
   const starts: number[] = [];

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { RunsSection } from "@/components/runs/runs-sections";
-import { DashboardFilters, PRESET_OPTIONS } from "@/components/ui/dashboard-filters";
+import { DashboardFilters } from "@/components/ui/dashboard-filters";
 import { LiveRefresh } from "@/components/ui/live-refresh";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
@@ -40,8 +40,7 @@ export default async function RunsPage({
       <DashboardFilters
         action="/runs"
         label="Runs filters"
-        rangeValue={range?.preset ?? search.range}
-        rangeOptions={[{ value: "all", label: "All time" }, ...PRESET_OPTIONS]}
+        allTime
         range={range}
         values={search}
         choices={choices}
