@@ -44,16 +44,44 @@ describe("parseEnvelope", () => {
 describe("ParseBudget", () => {
   it("refuses bytes past the limit with 503 and takes them back on release", () => {
     const budget = new ParseBudget(100);
-    const first = budget.lease();
-    first.take(60);
-    const second = budget.lease();
-    expect(() => second.take(50)).toThrow(/busy reading other ingest requests/);
-    second.take(40);
+    const first = budget.lease("a");
+    first.take(45);
+    const second = budget.lease("b");
+    second.take(45);
+    const third = budget.lease("c");
+    expect(() => third.take(20)).toThrow(/busy reading other ingest requests/);
+    third.take(10);
     expect(budget.inUse).toBe(100);
     first.release();
     second.release();
+    third.release();
     expect(budget.inUse).toBe(0);
     second.release();
     expect(budget.inUse).toBe(0);
+    expect(() => second.take(1)).toThrow(RequestRejected);
+    expect(budget.inUse).toBe(0);
+  });
+
+  it("lets one tenant hold at most half of the bytes, leaving the rest to the others", () => {
+    const budget = new ParseBudget(100);
+    const attacker = budget.lease("a");
+    attacker.take(50);
+    let refused: unknown = null;
+    try {
+      budget.lease("a").take(1);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(RequestRejected);
+    expect((refused as RequestRejected).status).toBe(503);
+    expect((refused as RequestRejected).retryAfterSeconds).toBe(1);
+    expect((refused as RequestRejected).message).toMatch(/tenant may hold at most/);
+    const other = budget.lease("b");
+    other.take(50);
+    expect(budget.inUseBy("a")).toBe(50);
+    expect(budget.inUseBy("b")).toBe(50);
+    attacker.release();
+    expect(budget.inUseBy("a")).toBe(0);
+    budget.lease("a").take(50);
   });
 });

@@ -22,39 +22,79 @@ export class RequestRejected extends Error {
 /** Retry-After of a request refused because too many bytes are being parsed at once. */
 export const PARSE_BUSY_RETRY_SECONDS = 1;
 
+const mibText = (bytes: number) => {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? String(mib) : mib.toFixed(1);
+};
+
 /**
  * Bytes of request bodies (as received, and decompressed) held by the requests being read,
  * parsed and checked in this process. Each request takes its bytes as they arrive and gives
- * them back when it is answered; a request that would go past the limit is refused with 503,
- * so a burst of large or highly compressed bodies cannot hold the CPU and memory that every
- * other request needs.
+ * them back when it is answered; a request that would go past a limit is refused with 503
+ * and `Retry-After`, so a burst of large or highly compressed bodies cannot hold the CPU and
+ * memory that every other request needs. Two limits, checked in this order:
+ *
+ * 1. One tenant's requests (the API key's tenant) hold at most half of `limitBytes`, so one
+ *    tenant flooding large bodies always leaves the other half to everyone else: another
+ *    tenant's request is never refused on its account (a full 5 MiB body, inflated, fits in
+ *    half of the default 20 MiB). Two tenants flooding at once can still fill the process.
+ * 2. All requests together hold at most `limitBytes`.
  */
 export class ParseBudget {
   private used = 0;
-  constructor(readonly limitBytes: number) {}
+  /** Bytes held per tenant; a tenant holding none has no entry. */
+  private readonly tenants = new Map<string, number>();
+  readonly tenantLimitBytes: number;
+
+  constructor(readonly limitBytes: number) {
+    this.tenantLimitBytes = Math.floor(limitBytes / 2);
+  }
 
   get inUse(): number {
     return this.used;
   }
 
-  /** A lease for one request: `take` as bytes arrive, `release` once when answered. */
-  lease(): ParseLease {
+  /** Bytes held by one tenant's requests. */
+  inUseBy(tenant: string): number {
+    return this.tenants.get(tenant) ?? 0;
+  }
+
+  /** A lease for one request of `tenant`: `take` as bytes arrive, `release` once when answered. */
+  lease(tenant: string): ParseLease {
     let held = 0;
+    let released = false;
+    const busy = (message: string) =>
+      new RequestRejected(
+        503,
+        `${message}; nothing was stored. Retry after ${PARSE_BUSY_RETRY_SECONDS} s.`,
+        PARSE_BUSY_RETRY_SECONDS,
+      );
     return {
       take: (bytes: number) => {
+        // A chunk a stream delivers after its request was answered must not be counted again.
+        if (released) throw busy("This request has already been answered");
+        const tenantBytes = this.inUseBy(tenant);
+        if (tenantBytes + bytes > this.tenantLimitBytes) {
+          throw busy(
+            `This API key's tenant already has ${mibText(tenantBytes)} MiB of ingest bodies being read; a tenant may hold at most ${mibText(this.tenantLimitBytes)} MiB at once (half of the server's ${mibText(this.limitBytes)} MiB)`,
+          );
+        }
         if (this.used + bytes > this.limitBytes) {
-          const mib = Math.round(this.limitBytes / (1024 * 1024));
-          throw new RequestRejected(
-            503,
-            `The server is busy reading other ingest requests (more than ${mib} MiB at once); nothing was stored. Retry after ${PARSE_BUSY_RETRY_SECONDS} s.`,
-            PARSE_BUSY_RETRY_SECONDS,
+          throw busy(
+            `The server is busy reading other ingest requests (more than ${mibText(this.limitBytes)} MiB at once)`,
           );
         }
         this.used += bytes;
         held += bytes;
+        this.tenants.set(tenant, tenantBytes + bytes);
       },
       release: () => {
+        released = true;
+        if (held === 0) return;
         this.used -= held;
+        const left = this.inUseBy(tenant) - held;
+        if (left > 0) this.tenants.set(tenant, left);
+        else this.tenants.delete(tenant);
         held = 0;
       },
     };

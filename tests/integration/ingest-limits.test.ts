@@ -17,7 +17,8 @@ import { decisionEvent } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
 import { amplificationBatch, emptyObjectsBody } from "@/scripts/lib/hostile-ingest-bodies";
 
-const PARSE_MIB = 6;
+// A tenant may hold half of it: 6 MiB, room for the 5 MiB bodies the other tests send.
+const PARSE_MIB = 12;
 const MiB = 1024 * 1024;
 let app: AppServer;
 let db: pg.Client;
@@ -195,7 +196,10 @@ describe("POST /api/ingest: batch and body limits", () => {
  * A POST on a connection of its own (a server that refuses a body before reading all of it
  * closes the connection), whose body is sent in two parts: `first` now, the rest on `finish`.
  */
-function openPost(first: string): {
+function openPost(
+  first: string,
+  apiKey: string = key,
+): {
   finish(rest?: string): void;
   answer: Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>;
 } {
@@ -204,7 +208,7 @@ function openPost(first: string): {
     agent: false,
     headers: {
       "Content-Type": "application/json",
-      Authorization: `Bearer ${key}`,
+      Authorization: `Bearer ${apiKey}`,
       "X-Forwarded-For": "192.0.2.50",
     },
   });
@@ -228,35 +232,70 @@ function openPost(first: string): {
 }
 
 /** A whole POST on a connection of its own; a reset after the answer is not an error here. */
-async function postAlone(body: string) {
-  const post = openPost(body);
+async function postAlone(body: string, apiKey: string = key) {
+  const post = openPost(body, apiKey);
   post.finish();
   return post.answer;
 }
 
 describe("POST /api/ingest: bytes parsed at once", () => {
-  it("answers 503 with Retry-After while other requests hold the parse budget, then recovers", async () => {
-    // One request holds 4 MiB of its body open; a second of 3 MiB would take the process past
-    // its 6 MiB budget.
-    const held = openPost(`{"batch":[],"pad":"${"h".repeat(4 * MiB)}`);
-    const second = JSON.stringify({ batch: [], pad: "s".repeat(3 * MiB) });
-    let busy: Awaited<ReturnType<typeof postAlone>> | null = null;
-    for (let attempt = 0; attempt < 100 && !busy; attempt++) {
-      const answer = await postAlone(second);
-      if (answer.status === 503) busy = answer;
-      else {
-        expect(answer.status).toBe(200);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+  /** A body of about `mib` MiB that stores nothing; `open` leaves out its last two characters. */
+  const padded = (mib: number, fill: string) =>
+    JSON.stringify({ batch: [], pad: fill.repeat(Math.round(mib * MiB)) });
+  const open = (text: string) => text.slice(0, -2);
+
+  /** Sends `body` until it is refused with 503 (the held requests' bytes have arrived). */
+  async function untilBusy(body: string, apiKey: string) {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const answer = await postAlone(body, apiKey);
+      if (answer.status === 503) return answer;
+      expect(answer.status, answer.body).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    return null;
+  }
+
+  it("answers 503 with Retry-After while other tenants' requests hold the parse budget, then recovers", async () => {
+    // Two tenants each hold 4.5 MiB of a body open (each within its share, half of 12 MiB); a
+    // third tenant's 3.5 MiB would take the process past its 12 MiB budget.
+    const [keyB, keyC] = await Promise.all([
+      createApiKey(`${tenant}-b`).then((k) => k.key),
+      createApiKey(`${tenant}-c`).then((k) => k.key),
+    ]);
+    const heldA = openPost(open(padded(4.5, "a")));
+    const heldB = openPost(open(padded(4.5, "b")), keyB);
+    const third = padded(3.5, "c");
+    const busy = await untilBusy(third, keyC);
     expect(busy?.status).toBe(503);
     expect(busy?.headers["retry-after"]).toBe("1");
     expect(JSON.parse(busy?.body ?? "{}").error).toBe(
       `The server is busy reading other ingest requests (more than ${PARSE_MIB} MiB at once); nothing was stored. Retry after 1 s.`,
     );
+    heldA.finish('"}');
+    heldB.finish('"}');
+    expect((await heldA.answer).status).toBe(200);
+    expect((await heldB.answer).status).toBe(200);
+    expect((await postAlone(third, keyC)).status).toBe(200);
+  });
+
+  it("refuses a tenant past its half of the budget with 503, and another tenant's request is not refused", async () => {
+    const keyB = (await createApiKey(`${tenant}-fair`)).key;
+    // Tenant A holds 4.5 MiB open; a second 4.5 MiB body of A's would fit in the process's 12 MiB
+    // but not in A's 6 MiB share.
+    const held = openPost(open(padded(4.5, "a")));
+    const busy = await untilBusy(padded(4.5, "x"), key);
+    expect(busy?.status).toBe(503);
+    expect(busy?.headers["retry-after"]).toBe("1");
+    expect(JSON.parse(busy?.body ?? "{}").error).toMatch(
+      new RegExp(
+        `^This API key's tenant already has \\d+(\\.\\d)? MiB of ingest bodies being read; a tenant may hold at most 6 MiB at once \\(half of the server's ${PARSE_MIB} MiB\\); nothing was stored\\. Retry after 1 s\\.$`,
+      ),
+    );
+    // While A holds its share, tenant B's 4.5 MiB body is read and answered.
+    expect((await postAlone(padded(4.5, "b"), keyB)).status).toBe(200);
+    expect((await postAlone(JSON.stringify({ batch: [decisionEvent()] }), keyB)).status).toBe(200);
     held.finish('"}');
     expect((await held.answer).status).toBe(200);
-    expect((await postAlone(second)).status).toBe(200);
   });
 });
 
