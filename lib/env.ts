@@ -43,7 +43,8 @@ const envSchema = z.object({
   // Bytes of ingest bodies read and parsed at once per process; beyond it requests get 503 and
   // Retry-After. 20 MiB is four full 5 MiB batches: their parsed objects (a few times the text)
   // stay far below the 512 MiB a server should need, while ingest at full speed holds about
-  // 1.5 MiB (two batches of 500 decisions in flight). Tests lower it to reach the limit.
+  // 1.5 MiB (two batches of 500 decisions in flight). One tenant's requests may hold at most
+  // half of it, so one tenant cannot get another's refused. Tests lower it to reach the limit.
   ROUTELENS_INGEST_PARSE_MIB: z.coerce
     .number({ error: "must be a whole number of MiB" })
     .int("must be a whole number of MiB")
