@@ -51,6 +51,22 @@ const envSchema = z.object({
     .min(1, "must be at least 1 MiB")
     .max(1024, "must be at most 1024 MiB")
     .default(20),
+  // CSV downloads streaming at once per process (lib/dashboard/export-route.ts); more wait
+  // for a slot or get 503 with Retry-After. Tests lower it to reach the cap with few requests.
+  ROUTELENS_EXPORT_STREAMS: z.coerce
+    .number({ error: "must be a whole number of downloads" })
+    .int("must be a whole number of downloads")
+    .min(1, "must be at least 1")
+    .max(64, "must be at most 64")
+    .default(2),
+  // How long a CSV download waits in line for a slot before it gets 503. Tests raise it so that
+  // a line is served whatever the machine's speed.
+  ROUTELENS_EXPORT_WAIT_MS: z.coerce
+    .number({ error: "must be a whole number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(0, "must be at least 0 ms")
+    .max(600_000, "must be at most 600000 ms")
+    .default(5_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -11,11 +11,47 @@
  *    - `X-Routelens-Row-Limit`: the most rows this export writes;
  *    - `X-Routelens-Row-Count`: rows matching when the download started (at most the limit);
  *    - `X-Routelens-Truncated`: `true` when more rows matched than the limit.
+ *
+ * Steps 3 and 4 hold one of the process's download slots (`DownloadSlots`): at most
+ * `ROUTELENS_EXPORT_STREAMS` downloads load and stream at once, the others wait in line for up
+ * to `ROUTELENS_EXPORT_WAIT_MS`, and a download that finds the line full or waits too long gets
+ * 503 with `Retry-After`. The slot is given back when the body ends, fails or is cancelled
+ * (the client went away). Between batches the stream yields to the event loop, so requests
+ * that arrived meanwhile run before the next batch is written.
  */
 import type { z } from "zod";
+import { env } from "@/lib/env";
 import { EXPORT_ROW_LIMIT, readSearchParams } from "@/lib/schemas/dashboard";
 import { type CsvColumn, csvFileName, csvHeaderLine, csvLines, csvResponseHeaders } from "./csv";
+import { DownloadSlots, isRelease, type ReleaseSlot } from "./download-slots";
 import { checkExportAccess, type ExportScope } from "./export-access";
+
+/**
+ * Downloads that may wait for a slot. Waiting costs a pending promise and an open connection,
+ * nothing else; the line only smooths a burst (a few people clicking "Download CSV" at once)
+ * into the slots instead of refusing it.
+ */
+export const DOWNLOAD_MAX_WAITING = 8;
+/**
+ * Seconds a refused download is told to wait before retrying (`Retry-After`): about what the
+ * slots need to finish what they hold. The wait in line (`ROUTELENS_EXPORT_WAIT_MS`) defaults
+ * to the same 5 s: a 20,000-row export streams in about a second on an idle server, so a few
+ * seconds lets a short line drain; past it the client is told to retry rather than left
+ * hanging behind downloads it cannot see.
+ */
+export const DOWNLOAD_RETRY_AFTER_S = 5;
+
+let downloadSlots: DownloadSlots | undefined;
+
+/** The process's download slots, sized from the environment on first use. */
+function slots(): DownloadSlots {
+  downloadSlots ??= new DownloadSlots(
+    env().ROUTELENS_EXPORT_STREAMS,
+    DOWNLOAD_MAX_WAITING,
+    env().ROUTELENS_EXPORT_WAIT_MS,
+  );
+  return downloadSlots;
+}
 
 /** What a loader found: how many rows match, and a way to read them in order. */
 export interface ExportRows<Row> {
@@ -54,15 +90,38 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
     if (!read.ok) return Response.json({ error: read.message }, { status: 400 });
     const denied = await checkExportAccess(request, read.data);
     if (denied) return denied;
+    // A HEAD request gets the headers only: it writes no CSV, so it takes no slot (the server
+    // answers it from this handler and drops the body without cancelling it).
+    const slot = request.method === "HEAD" ? () => {} : await slots().acquire(request.signal);
+    if (!isRelease(slot)) {
+      const retryAfter = DOWNLOAD_RETRY_AFTER_S;
+      return Response.json(
+        {
+          error:
+            `Too many CSV downloads at once: ${slot.streaming} in progress and ${slot.waiting} ` +
+            `waiting on this server. Retry in ${retryAfter} s.`,
+        },
+        { status: 503, headers: { "Retry-After": String(retryAfter) } },
+      );
+    }
     const now = new Date();
-    const rows = await definition.load(read.data, now);
+    let rows: ExportRows<Row> | null;
+    try {
+      rows = await definition.load(read.data, now);
+    } catch (error) {
+      slot();
+      throw error;
+    }
     if (!rows) {
+      slot();
       return Response.json({ error: definition.notFound ?? "Nothing to export." }, { status: 404 });
     }
     const limit = definition.rowLimit ?? EXPORT_ROW_LIMIT;
     const { fileStem } = definition;
     const stem = typeof fileStem === "string" ? fileStem : fileStem(read.data);
-    return new Response(streamCsv(definition.columns, rows.batches(limit)), {
+    const body =
+      request.method === "HEAD" ? null : streamCsv(definition.columns, rows.batches(limit), slot);
+    return new Response(body, {
       headers: {
         ...csvResponseHeaders(csvFileName(stem, now)),
         [EXPORT_HEADERS.rowLimit]: String(limit),
@@ -73,27 +132,69 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
   };
 }
 
-/** A CSV body read from `batches` only as fast as the client takes it. */
+/** Lets every callback already due (other requests' I/O) run first. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * A client that takes nothing of its download for this long loses it: the body ends with an
+ * error and its slot goes to the next download. A client that stops reading would otherwise
+ * hold a slot for as long as it keeps the connection open; 30 s is far longer than any reader
+ * pauses for, even on a slow link (a batch of 250 rows is about 90 kB).
+ */
+export const DOWNLOAD_STALL_MS = 30_000;
+
+/**
+ * A CSV body read from `batches` only as fast as the client takes it, yielding to the event
+ * loop before each batch. `done` runs once when the body ends, fails, is cancelled or stalls
+ * (nothing read for `stallMs`).
+ */
 export function streamCsv<Row>(
   columns: readonly CsvColumn<Row>[],
   batches: AsyncIterable<readonly Row[]>,
+  done: ReleaseSlot = () => {},
+  stallMs = DOWNLOAD_STALL_MS,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const iterator = batches[Symbol.asyncIterator]();
+  let stall: ReturnType<typeof setTimeout> | undefined;
+  let finished = false;
+  const finish = () => {
+    finished = true;
+    clearTimeout(stall);
+    done();
+  };
+  // Armed whenever something waits to be read; the next pull (the client took some) clears it.
+  const watchForStall = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    stall = setTimeout(() => {
+      finish();
+      controller.error(new Error(`download stalled: nothing read for ${stallMs} ms`));
+      void iterator.return?.();
+    }, stallMs);
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode(csvHeaderLine(columns)));
+      watchForStall(controller);
     },
     async pull(controller) {
+      clearTimeout(stall);
       try {
+        await yieldToEventLoop();
         const next = await iterator.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(csvLines(columns, next.value)));
+        if (next.done) {
+          finish();
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(csvLines(columns, next.value)));
+        if (!finished) watchForStall(controller);
       } catch (error) {
+        finish();
         controller.error(error);
       }
     },
     async cancel() {
+      finish();
       await iterator.return?.();
     },
   });

@@ -1,14 +1,21 @@
 /**
  * CSV downloads over real HTTP: a run longer than the iterations download's row limit is cut at
  * the limit, in iteration order, and the response says so; the keyset batches of the run query
- * return every decision once, in order, at any batch size.
+ * return every decision once, in order, at any batch size; downloads past the process's slots
+ * wait in line or get 503 with Retry-After, and a cancelled download gives its slot back.
  */
-import { beforeAll, describe, expect, inject, it } from "vitest";
-import { EXPORT_HEADERS } from "@/lib/dashboard/export-route";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import {
+  DOWNLOAD_MAX_WAITING,
+  DOWNLOAD_RETRY_AFTER_S,
+  EXPORT_HEADERS,
+} from "@/lib/dashboard/export-route";
 import { listRunDecisionsInBatches } from "@/lib/db/queries/run-trace";
 import { createApiKey } from "@/lib/keys";
 import { EXPORT_ROW_LIMIT, RUN_EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
 import { decisionEvent } from "@/lib/telemetry/events";
+import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
 import { postBatch } from "../support/http";
 
 const baseUrl = inject("baseUrl");
@@ -144,5 +151,98 @@ describe("every download states its limit", () => {
       expect(response.headers.get(EXPORT_HEADERS.truncated), path).toBe("false");
       expect(dataLines(await response.text()), path).toHaveLength(rows);
     }
+  });
+});
+
+describe("download slots", () => {
+  // A server of its own with one slot, and a wait in line long enough that the line is served
+  // however slow the machine: only a full line is refused, never one that waited too long.
+  let app: AppServer;
+  let db: pg.Client;
+  beforeAll(async () => {
+    app = await startAppServer({
+      databaseUrl: inject("databaseUrl"),
+      env: { ROUTELENS_EXPORT_STREAMS: "1", ROUTELENS_EXPORT_WAIT_MS: "50000" },
+    });
+    db = new pg.Client({ connectionString: inject("databaseUrl") });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await app?.stop();
+  });
+
+  const longRunUrl = () => `${app.baseUrl}/api/export/run?tenant=${tenant}&runId=${longRun}`;
+  const shortRunUrl = () => `${app.baseUrl}/api/export/run?tenant=${tenant}&runId=${shortRun}`;
+
+  /**
+   * Holds the decisions table locked, so every download that has a slot is stuck before its
+   * first batch of rows (holding the slot) until `unlock`. Over loopback a client that merely
+   * does not read cannot hold one: the socket buffers take a whole 20,000-row file.
+   */
+  async function lockDecisions(): Promise<{ unlock: () => Promise<void> }> {
+    await db.query("BEGIN");
+    await db.query("LOCK TABLE decisions IN ACCESS EXCLUSIVE MODE");
+    return { unlock: async () => void (await db.query("ROLLBACK")) };
+  }
+
+  it("refuses a download past the slot and the line with 503 and Retry-After; the line gets full files", async () => {
+    const lock = await lockDecisions();
+    const held = await fetch(longRunUrl());
+    expect(held.status).toBe(200);
+    // The slot is taken until the lock goes, so of these all but one wait in line and the last
+    // to arrive is refused at once.
+    const requests = Array.from({ length: DOWNLOAD_MAX_WAITING + 1 }, () => fetch(shortRunUrl()));
+    const refused = await Promise.race(requests);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("Retry-After")).toBe(String(DOWNLOAD_RETRY_AFTER_S));
+    const { error } = (await refused.json()) as { error: string };
+    expect(error).toContain(`1 in progress and ${DOWNLOAD_MAX_WAITING} waiting`);
+    expect(error).toContain(`Retry in ${DOWNLOAD_RETRY_AFTER_S} s`);
+    await lock.unlock();
+
+    const heldLines = dataLines(await held.text());
+    expect(heldLines).toHaveLength(RUN_EXPORT_ROW_LIMIT);
+    expect(heldLines.at(-1)?.split(",")[0]).toBe(String(RUN_EXPORT_ROW_LIMIT - 1));
+    const answers = await Promise.all(requests);
+    const served = answers.filter((answer) => answer !== refused);
+    expect(served).toHaveLength(DOWNLOAD_MAX_WAITING);
+    for (const answer of served) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get(EXPORT_HEADERS.rowCount)).toBe("5");
+      const iterations = dataLines(await answer.text()).map((line) => line.split(",")[0]);
+      expect(iterations).toEqual(["0", "1", "1", "1", "2"]);
+    }
+  });
+
+  it("gives the slot of a cancelled download to the next one", async () => {
+    const lock = await lockDecisions();
+    const held = await fetch(longRunUrl());
+    expect(held.status).toBe(200);
+    const reader = held.body?.getReader();
+    const header = await reader?.read();
+    expect(header?.done).toBe(false);
+    const waiting = fetch(shortRunUrl());
+    await reader?.cancel();
+    // Still locked: the held download cannot have ended on its own, so only the cancel can
+    // have freed the slot (otherwise this waits until it is refused with 503).
+    const next = await waiting;
+    expect(next.status).toBe(200);
+    await lock.unlock();
+    expect(dataLines(await next.text())).toHaveLength(5);
+  });
+
+  it("takes no slot for HEAD, and gives it back when the run does not exist", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const head = await fetch(longRunUrl(), { method: "HEAD" });
+      expect(head.status).toBe(200);
+      expect(head.headers.get(EXPORT_HEADERS.rowCount)).toBe(String(RUN_EXPORT_ROW_LIMIT));
+      const missing = await fetch(`${app.baseUrl}/api/export/run?tenant=${tenant}&runId=nope`);
+      expect(missing.status).toBe(404);
+    }
+    // A slot kept by any of them would leave this one waiting until it is refused.
+    const next = await fetch(shortRunUrl());
+    expect(next.status).toBe(200);
+    expect(dataLines(await next.text())).toHaveLength(5);
   });
 });
