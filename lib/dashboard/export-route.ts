@@ -25,6 +25,7 @@ import { EXPORT_ROW_LIMIT, readSearchParams } from "@/lib/schemas/dashboard";
 import { type CsvColumn, csvFileName, csvHeaderLine, csvLines, csvResponseHeaders } from "./csv";
 import { DownloadSlots, isRelease, type ReleaseSlot } from "./download-slots";
 import { checkExportAccess, type ExportScope } from "./export-access";
+import { type RangeInput, resolveTimeRange, type TimeRange } from "./time-range";
 
 /**
  * Downloads that may wait for a slot. Waiting costs a pending promise and an open connection,
@@ -211,4 +212,16 @@ export function listedRows<Row>(rows: readonly Row[], batchSize = 1_000): Export
       }
     },
   };
+}
+
+/**
+ * The loader of a download that mirrors a page's table: the page's own sorted lines for the
+ * query's time range, read at once (such tables are capped by their query).
+ */
+export function pageTableRows<
+  Search extends RangeInput & { range: Exclude<RangeInput["range"], "all"> },
+  Line,
+>(listLines: (search: Search, range: TimeRange) => Promise<{ lines: readonly Line[] }>) {
+  return async (search: Search, now: Date): Promise<ExportRows<Line>> =>
+    listedRows((await listLines(search, resolveTimeRange(search, now))).lines);
 }

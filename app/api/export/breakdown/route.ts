@@ -1,6 +1,5 @@
 import { breakdownCsvColumns } from "@/lib/dashboard/csv-columns";
-import { csvExportRoute, listedRows } from "@/lib/dashboard/export-route";
-import { resolveTimeRange } from "@/lib/dashboard/time-range";
+import { csvExportRoute, pageTableRows } from "@/lib/dashboard/export-route";
 import { listBreakdownLines } from "@/lib/db/queries/table-lines";
 import { overviewSearchSchema } from "@/lib/schemas/dashboard";
 
@@ -11,8 +10,5 @@ export const GET = csvExportRoute({
   schema: overviewSearchSchema,
   columns: breakdownCsvColumns,
   fileStem: "breakdown",
-  load: async (search, now) => {
-    const { lines } = await listBreakdownLines(search, resolveTimeRange(search, now));
-    return listedRows(lines);
-  },
+  load: pageTableRows(listBreakdownLines),
 });

@@ -1,5 +1,4 @@
-import { csvExportRoute, listedRows } from "@/lib/dashboard/export-route";
-import { resolveTimeRange } from "@/lib/dashboard/time-range";
+import { csvExportRoute, pageTableRows } from "@/lib/dashboard/export-route";
 import { listToolLines } from "@/lib/db/queries/table-lines";
 import { toolsSearchSchema } from "@/lib/schemas/tools";
 import { toolsCsvColumns } from "@/lib/tools/tool-lines";
@@ -11,8 +10,5 @@ export const GET = csvExportRoute({
   schema: toolsSearchSchema,
   columns: toolsCsvColumns,
   fileStem: "tools",
-  load: async (search, now) => {
-    const { lines } = await listToolLines(search, resolveTimeRange(search, now));
-    return listedRows(lines);
-  },
+  load: pageTableRows(listToolLines),
 });
