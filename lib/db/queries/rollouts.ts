@@ -52,11 +52,11 @@ const SUM_COLUMNS = `
  */
 export async function sumCohortCells(
   filter: RollupFilter,
-  window: RollupWindow,
+  period: RollupWindow,
 ): Promise<CohortCell[]> {
   const params = new SqlParams();
-  const table = rollupTable(window.granularity);
-  const where = rollupConditions(params, filter, window);
+  const table = rollupTable(period.granularity);
+  const where = rollupConditions(params, filter, period);
   const refine = table === "rollup_hour";
   const minuteFilter = refine ? filterConditions(params, filter, "m.") : [];
   const { rows } = await getPool().query<CohortCell>(
@@ -99,22 +99,22 @@ export async function sumCohortCells(
  */
 export async function sumCohortSeries(
   filter: RollupFilter,
-  window: RollupWindow,
+  period: RollupWindow,
   split:
     | { by: "mode" }
     | { by: "config"; versions: readonly string[]; mode?: RoutingMode | undefined },
 ): Promise<CohortBucketRow[]> {
   const params = new SqlParams();
-  const table = rollupTable(window.granularity);
+  const table = rollupTable(period.granularity);
   const scope = split.by === "config" && split.mode ? { ...filter, mode: split.mode } : filter;
-  const where = rollupConditions(params, scope, window);
+  const where = rollupConditions(params, scope, period);
   let key = "mode";
   if (split.by === "config") {
     key = "config_version";
     where.push(`config_version = ANY(${params.add(split.versions)}::text[])`);
   }
   const { rows } = await getPool().query<CohortBucketRow>(
-    `SELECT ${bucketExpression(window.granularity)} AS "bucket", ${key} AS "key",
+    `SELECT ${bucketExpression(period.granularity)} AS "bucket", ${key} AS "key",
             sum(decisions) AS "decisions", sum(dropped_tokens) AS "droppedTokens",
             sum(outcomes) AS "outcomes", sum(harmful_decisions) AS "harmfulDecisions",
             sum(zero_call_outcomes) AS "zeroCallOutcomes"
@@ -132,10 +132,10 @@ export async function sumCohortSeries(
  */
 export function sumHarmfulDropsByTool(
   filter: Omit<RollupFilter, "mode">,
-  window: Period,
+  period: Period,
   limit = 10,
 ): Promise<ToolHarmRow[]> {
-  return sumPerTool<ToolHarmRow>({ ...filter, mode: "observe" }, window, {
+  return sumPerTool<ToolHarmRow>({ ...filter, mode: "observe" }, period, {
     sums: `sum(harmful_drops) AS "harmfulDrops",
            max(bucket) FILTER (WHERE harmful_drops > 0) AS "lastHarmfulHour"`,
     having: "sum(harmful_drops) > 0",
@@ -153,7 +153,7 @@ export function sumHarmfulDropsByTool(
  */
 export async function listHarmfulDropExamples(
   filter: RollupFilter,
-  window: Period,
+  period: Period,
   targets: readonly { tool: string; hour: Date }[],
   perTarget = 3,
 ): Promise<HarmfulDropExample[]> {
@@ -161,8 +161,8 @@ export async function listHarmfulDropExamples(
   const params = new SqlParams();
   const tools = params.add(targets.map((target) => target.tool));
   const hours = params.add(targets.map((target) => target.hour));
-  const from = params.add(window.from);
-  const to = params.add(window.to);
+  const from = params.add(period.from);
+  const to = params.add(period.to);
   const outer = [
     "c.harmful_tools @> ARRAY[t.tool]::text[]",
     ...filterConditions(params, filter, "c."),

@@ -73,10 +73,10 @@ export function rollupConditions(
  * A window widened to whole UTC hours, the grid of `tool_rollup_hour`: the hour holding `from`
  * up to the end of the hour holding the last instant before `to`.
  */
-export function toHourWindow(window: Period): Period {
+export function toHourWindow(period: Period): Period {
   return {
-    from: new Date(floorToBucket(window.from.getTime(), "hour")),
-    to: new Date(ceilToBucket(window.to.getTime(), "hour")),
+    from: new Date(floorToBucket(period.from.getTime(), "hour")),
+    to: new Date(ceilToBucket(period.to.getTime(), "hour")),
   };
 }
 

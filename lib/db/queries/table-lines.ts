@@ -38,9 +38,9 @@ export async function listBreakdownLines(
 /** The tools table's lines for the tools page's filters, window and order. */
 export async function listToolLines(
   search: ToolsSearch,
-  window: Period,
+  period: Period,
 ): Promise<SortedLines<ToolLine>> {
-  const rows = await sumToolUsage(rollupFilterOf(search), window);
+  const rows = await sumToolUsage(rollupFilterOf(search), period);
   const dir = sortDirectionOf(search, TOOL_SORT_DIRECTIONS);
   return { lines: prepareToolLines(rows, search.sort, dir), dir };
 }

@@ -19,11 +19,11 @@ const MAX_TOOLS = 2_000;
  */
 export async function sumPerTool<Row extends QueryResultRow>(
   filter: RollupFilter,
-  window: Period,
+  period: Period,
   query: { sums: string; having?: string; orderBy: string; limit: number },
 ): Promise<Row[]> {
   const params = new SqlParams();
-  const where = rollupConditions(params, filter, toHourWindow(window));
+  const where = rollupConditions(params, filter, toHourWindow(period));
   const { rows } = await getPool().query<Row>(
     `SELECT tool AS "tool", ${query.sums}
        FROM tool_rollup_hour ${whereClause(where)}
@@ -37,8 +37,8 @@ export async function sumPerTool<Row extends QueryResultRow>(
 }
 
 /** Per tool: offered, selected, dropped, called, harmful drops and tokens saved by dropping it. */
-export function sumToolUsage(filter: RollupFilter, window: Period): Promise<ToolUsageRow[]> {
-  return sumPerTool<ToolUsageRow>(filter, window, {
+export function sumToolUsage(filter: RollupFilter, period: Period): Promise<ToolUsageRow[]> {
+  return sumPerTool<ToolUsageRow>(filter, period, {
     sums: `sum(offered) AS "offered", sum(selected) AS "selected",
            sum(dropped) AS "dropped", sum(called) AS "called",
            sum(harmful_drops) AS "harmfulDrops", sum(dropped_tokens) AS "droppedTokens"`,
@@ -50,12 +50,12 @@ export function sumToolUsage(filter: RollupFilter, window: Period): Promise<Tool
 /** The latest hours in which `tool` was dropped harmfully (where to look for examples). */
 export async function listHarmfulDropHours(
   filter: RollupFilter,
-  window: Period,
+  period: Period,
   tool: string,
   limit = 4,
 ): Promise<Date[]> {
   const params = new SqlParams();
-  const where = rollupConditions(params, filter, toHourWindow(window));
+  const where = rollupConditions(params, filter, toHourWindow(period));
   where.push(`tool = ${params.add(tool)}`, "harmful_drops > 0");
   const { rows } = await getPool().query<{ hour: Date }>(
     `SELECT bucket AS "hour" FROM tool_rollup_hour ${whereClause(where)}
