@@ -79,7 +79,7 @@ export async function handleIngest(request: Request): Promise<Response> {
     checkContentType(request.headers.get("content-type"));
     // The key is known before the body is read, so its bytes count against its tenant's share.
     lease = parseBudget.lease(tenant);
-    const batch = parseEnvelope(await readBody(request, lease));
+    const batch = await parseEnvelope(await readBody(request, lease));
 
     const errors: EventError[] = [];
     const accepted: { index: number; item: StoreInput }[] = [];

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { countBatchItems, ParseBudget, parseEnvelope, RequestRejected } from "./request";
+import {
+  countBatchItems,
+  ParseBudget,
+  parseEnvelope,
+  parseJsonInSlices,
+  RequestRejected,
+} from "./request";
 
 const batchOf = (n: number, item = "{}") =>
   `{"batch":[${Array.from({ length: n }, () => item).join(",")}]}`;
@@ -29,15 +35,166 @@ describe("countBatchItems", () => {
 });
 
 describe("parseEnvelope", () => {
-  it("accepts exactly the limit and refuses one more before parsing", () => {
-    expect(parseEnvelope(batchOf(1000))).toHaveLength(1000);
-    expect(() => parseEnvelope(batchOf(1001))).toThrow(/at most 1000 per request/);
-    try {
-      parseEnvelope(batchOf(1001));
-    } catch (error) {
-      expect(error).toBeInstanceOf(RequestRejected);
-      expect((error as RequestRejected).status).toBe(413);
+  it("accepts exactly the limit and refuses one more before parsing", async () => {
+    await expect(parseEnvelope(batchOf(1000))).resolves.toHaveLength(1000);
+    await expect(parseEnvelope(batchOf(1001))).rejects.toThrow(/at most 1000 per request/);
+    const refused: unknown = await parseEnvelope(batchOf(1001)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RequestRejected);
+    expect((refused as RequestRejected).status).toBe(413);
+  });
+
+  it("gives the same batch and the same errors whether it parses whole or in slices", async () => {
+    const bodies = [
+      batchOf(3, '{"a":[1,"],[,",{"b":"\\"}],"c":"x\\"y"}'),
+      '{"pad":{"batch":[9]},"batch":[1,2,3],"z":null}',
+      '{"batch":[1,,2]}',
+      '{"batch":"[1]"}',
+      "[[1]]",
+      '{"batch":[1,2]',
+    ];
+    for (const body of bodies) {
+      const whole = await parseEnvelope(body).catch((error: unknown) => error);
+      const sliced = await parseEnvelope(body, 0).catch((error: unknown) => error);
+      expect(sliced).toEqual(whole);
     }
+    await expect(parseEnvelope('{"batch":[1,,2]}', 0)).rejects.toThrow(/^Body is not valid JSON: /);
+  });
+});
+
+/** A small seeded generator (mulberry32), so a failure can be replayed. */
+function randomOf(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
+  return { next, int, pick };
+}
+
+type Random = ReturnType<typeof randomOf>;
+
+const SPACES = ["", "", " ", "\n", "\t ", "\r\n  "];
+const STRINGS = [
+  '"a"',
+  '"]"',
+  '"["',
+  '","',
+  '"\\""',
+  '"\\\\"',
+  '"{\\"batch\\":[1,2]}"',
+  '"\\u0062atch"',
+  '"é✓"',
+  '"\\ud83d\\ude00"',
+];
+
+function jsonValue(random: Random, depth: number): string {
+  const space = () => random.pick(SPACES);
+  const kind = random.int(depth > 3 ? 4 : 7);
+  if (kind === 0) return random.pick(["0", "-1.5e3", "12", "1E-2", "true", "false", "null"]);
+  if (kind <= 3) return random.pick(STRINGS);
+  if (kind <= 4) {
+    const length = random.int(4);
+    const items = Array.from({ length }, () => space() + jsonValue(random, depth + 1) + space());
+    return `[${items.join(",")}${length === 0 ? space() : ""}]`;
+  }
+  const length = random.int(4);
+  const keys = Array.from(
+    { length },
+    () =>
+      `${space()}${random.pick([...STRINGS, '"batch"'])}${space()}:${space()}${jsonValue(random, depth + 1)}${space()}`,
+  );
+  return `{${keys.join(",")}}`;
+}
+
+function envelopeText(random: Random): string {
+  const space = () => random.pick(SPACES);
+  const items = Array.from(
+    { length: random.int(12) },
+    () => space() + jsonValue(random, 2) + space(),
+  );
+  const batch = `[${items.join(",")}${items.length === 0 ? space() : ""}]`;
+  const entries = [
+    `${space()}${random.pick(['"batch"', '"b\\u0061tch"'])}${space()}:${space()}${batch}${space()}`,
+  ];
+  for (let extra = random.int(3); extra > 0; extra--) {
+    const entry = `${space()}${random.pick([...STRINGS, '"batch"', '"pad"'])}${space()}:${space()}${jsonValue(random, 1)}${space()}`;
+    entries.splice(random.int(entries.length + 1), 0, entry);
+  }
+  return `${space()}{${entries.join(",")}}${space()}`;
+}
+
+/** Breaks a text the way a hostile or truncated body is broken. */
+function mangle(random: Random, text: string): string {
+  const at = random.int(text.length + 1);
+  switch (random.int(5)) {
+    case 0:
+      return text.slice(0, at);
+    case 1:
+      return text.slice(0, at) + text.slice(at + 1 + random.int(4));
+    case 2:
+      return (
+        text.slice(0, at) +
+        random.pick([",", "]", "[", "{", "}", '"', "\\", ":", "x", " ", "\u00a0"]) +
+        text.slice(at)
+      );
+    case 3:
+      return Array.from({ length: random.int(40) }, () =>
+        random.pick(['{"batch":[', ",", "]", "}", '"', "1", " ", "[", "{", ":", "\\"]),
+      ).join("");
+    default:
+      return text.slice(0, at) + text.slice(at).replace(/[,:]/, "");
+  }
+}
+
+/** What a parse gives: its value, or the error's kind and message. */
+async function outcome(parse: () => unknown): Promise<unknown> {
+  try {
+    return { value: await parse() };
+  } catch (error) {
+    return { error: error instanceof Error ? [error.name, error.message] : error };
+  }
+}
+
+describe("parseJsonInSlices", () => {
+  it("returns and throws exactly what JSON.parse does on generated, mangled and garbage texts", async () => {
+    const random = randomOf(20261130);
+    let valid = 0;
+    let invalid = 0;
+    for (let round = 0; round < 3000; round++) {
+      const good = envelopeText(random);
+      const text = random.int(3) === 0 ? good : mangle(random, good);
+      const sliceChars = random.pick([0, 1, 7, 40, 1000]);
+      const expected = await outcome(() => JSON.parse(text));
+      expect(await outcome(() => parseJsonInSlices(text, sliceChars)), text).toEqual(expected);
+      if ("value" in (expected as object)) valid += 1;
+      else invalid += 1;
+    }
+    // The generator must exercise both sides, or the comparison proves little.
+    expect(valid).toBeGreaterThan(1000);
+    expect(invalid).toBeGreaterThan(1000);
+  });
+
+  it("parses a large batch in several steps, giving other work a turn between them", async () => {
+    const text = batchOf(
+      2000,
+      JSON.stringify({ offered: Array.from({ length: 100 }, (_, i) => i) }),
+    );
+    const parsing = parseJsonInSlices(text, 16 * 1024);
+    let ticks = 0;
+    const counter = () => {
+      ticks += 1;
+      if (ticks < 1000) setImmediate(counter);
+    };
+    setImmediate(counter);
+    const value = await parsing;
+    expect(value).toEqual(JSON.parse(text));
+    // Each slice is followed by a turn of the event loop, where `counter` runs again.
+    expect(ticks).toBeGreaterThan(10);
   });
 });
 
