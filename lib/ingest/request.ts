@@ -361,9 +361,9 @@ const tooManyEvents = (count: number | string) =>
   );
 
 /**
- * Bodies longer than this many characters have their `batch` items parsed in slices (below);
- * shorter ones, such as the 500-decision batches of about 1.3 MB a client usually sends, keep
- * one `JSON.parse`, the fastest way to read them.
+ * Bodies whose `batch` array is longer than this many characters have its items parsed in
+ * slices (below); shorter ones, such as the 500-decision batches of about 1.3 MB a client
+ * usually sends, keep one `JSON.parse`, the fastest way to read them.
  */
 export const SLICED_PARSE_ABOVE_CHARS = 2 * 1024 * 1024;
 /** The most text of `batch` items parsed in one synchronous step (a single item may be longer). */
@@ -440,19 +440,21 @@ const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * Parses `{"batch": [...]}`; the events themselves are validated one by one later. Bodies
- * longer than `slicedAboveChars` are parsed in slices (`parseJsonInSlices`), with the same
- * result and errors.
+ * Parses `{"batch": [...]}`; the events themselves are validated one by one later. A body
+ * whose `batch` array is longer than `slicedAboveChars` is parsed in slices
+ * (`parseJsonInSlices`), with the same result and errors.
  */
 export async function parseEnvelope(
   text: string,
   slicedAboveChars: number = SLICED_PARSE_ABOVE_CHARS,
 ): Promise<unknown[]> {
-  const sliced = text.length > slicedAboveChars;
-  const scan = scanBatch(text, LIMITS.eventsPerBatch, sliced);
+  const scan = scanBatch(text, LIMITS.eventsPerBatch, text.length > slicedAboveChars);
   if (scan.largest > LIMITS.eventsPerBatch) {
     throw tooManyEvents(`more than ${LIMITS.eventsPerBatch}`);
   }
+  // Only a long batch is worth slicing: the rest of the text is parsed in one step anyway.
+  const batchChars = scan.arrays.reduce((chars, span) => chars + span.close - span.open, 0);
+  const sliced = batchChars > slicedAboveChars;
   let json: unknown;
   try {
     json = sliced ? await parseJsonInSlices(text, PARSE_SLICE_CHARS, scan) : JSON.parse(text);
