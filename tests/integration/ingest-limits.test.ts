@@ -202,6 +202,8 @@ function openPost(
 ): {
   finish(rest?: string): void;
   answer: Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>;
+  /** Settles once `first` has been handed to the connection. */
+  written: Promise<void>;
 } {
   const request = http.request(`${app.baseUrl}/api/ingest`, {
     method: "POST",
@@ -227,8 +229,8 @@ function openPost(
       request.on("error", reject);
     },
   );
-  request.write(first);
-  return { finish: (rest = "") => request.end(rest), answer };
+  const written = new Promise<void>((resolve) => request.write(first, () => resolve()));
+  return { finish: (rest = "") => request.end(rest), answer, written };
 }
 
 /** A whole POST on a connection of its own; a reset after the answer is not an error here. */
@@ -283,6 +285,10 @@ describe("POST /api/ingest: bytes parsed at once", () => {
     // Tenant A holds 4.5 MiB open; a second 4.5 MiB body of A's would fit in the process's 12 MiB
     // but not in A's 6 MiB share.
     const held = openPost(open(padded(4.5, "a")));
+    // A's probe must not arrive while the held body is still arriving: both count against A's
+    // share, and the held body's last bytes would then be the ones refused.
+    await held.written;
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const busy = await untilBusy(padded(4.5, "x"), key);
     expect(busy?.status).toBe(503);
     expect(busy?.headers["retry-after"]).toBe("1");
