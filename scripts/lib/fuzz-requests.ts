@@ -11,6 +11,7 @@
  * rows must agree). The same seed gives the same requests.
  */
 import { gzipSync } from "node:zlib";
+import { stageRecord } from "@/lib/telemetry/events";
 import { mulberry32 } from "./bench-events";
 
 export type Expectation = "valid" | "invalid" | "either";
@@ -208,17 +209,7 @@ const MUTATIONS: Mutation[] = [
     decisionOnly: true,
     apply: (e) => ({
       ...e,
-      trace: Array.from({ length: 64 }, (_, i) => ({
-        stage: `stage_${i}`,
-        action: "abstain",
-        kept: [],
-        dropped: [],
-        added: [],
-        reinstated: [],
-        forced_choice: null,
-        detail: "",
-        degraded: false,
-      })),
+      trace: Array.from({ length: 64 }, (_, i) => stageRecord({ stage: `stage_${i}` })),
     }),
   },
   {
