@@ -33,6 +33,7 @@ import { type AppServer, ensureBuild, startAppServer } from "./lib/app-server";
 import { PROBE_READY, percentile } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
+import { emptyObjectsBody } from "./lib/hostile-ingest-bodies";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 import { seedApiKey } from "./lib/seed-key";
 
@@ -224,8 +225,7 @@ const CASES: HostileCase[] = [
     id: "parse",
     title: "(c) parse amplification, 5 MiB of {} gzipped, 48 req, 24 in flight",
     run: async ({ baseUrl, attackerKey }) => {
-      const elements = Math.floor((5 * 1024 * 1024 - 16) / 3);
-      const text = `{"batch":[${"{},".repeat(elements - 1)}{}]}`;
+      const text = emptyObjectsBody();
       const body = gzipped(text);
       const result = await load(48, 24, () => post(baseUrl, attackerKey, body, true));
       result.note = `body ${(text.length / 1024 / 1024).toFixed(2)} MiB, ${(body.byteLength / 1024).toFixed(0)} KiB gzipped`;

@@ -1,6 +1,6 @@
 /**
  * Request bodies that cost the ingest route far more than their size, shared by
- * `bench:ingest-limits` and the integration tests of the ingest limits.
+ * `bench:ingest-limits`, `bench:hostile` and the integration tests of the ingest limits.
  */
 
 /** 1,000 decisions, each with 1,000 numbers where `offered` and `selected` want tool names. */
