@@ -34,6 +34,7 @@ import { PROBE_READY, percentile } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { emptyObjectsBody } from "./lib/hostile-ingest-bodies";
+import { postIngest } from "./lib/ingest-request";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 import { seedApiKey } from "./lib/seed-key";
 
@@ -118,14 +119,8 @@ function post(
   body: Uint8Array<ArrayBuffer>,
   gzip: boolean,
 ): Promise<Response> {
-  return fetch(`${baseUrl}/api/ingest`, {
-    method: "POST",
-    headers: {
-      Authorization: `Bearer ${key}`,
-      "Content-Type": "application/json",
-      ...(gzip ? { "Content-Encoding": "gzip" } : {}),
-    },
-    body,
+  return postIngest(`${baseUrl}/api/ingest`, key, body, {
+    gzip,
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
 }

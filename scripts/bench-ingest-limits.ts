@@ -23,6 +23,7 @@ import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { amplificationBatch, emptyObjectsBody } from "./lib/hostile-ingest-bodies";
+import { postIngest } from "./lib/ingest-request";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 import { seedApiKey } from "./lib/seed-key";
 
@@ -39,15 +40,7 @@ async function post(
   gzip: boolean,
 ): Promise<{ status: number; bytes: number; ms: number; retryAfter: string | null }> {
   const started = performance.now();
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      Authorization: `Bearer ${key}`,
-      "Content-Type": "application/json",
-      ...(gzip ? { "Content-Encoding": "gzip" } : {}),
-    },
-    body,
-  });
+  const response = await postIngest(url, key, body, { gzip });
   const bytes = (await response.arrayBuffer()).byteLength;
   return {
     status: response.status,
