@@ -3,6 +3,8 @@ import Link from "next/link";
 import { type ReactNode, Suspense } from "react";
 import { DemoBadge } from "@/components/shell/demo-badge";
 import { NavLinks } from "@/components/shell/nav-links";
+import { UserMenu } from "@/components/shell/user-menu";
+import { getViewer } from "@/lib/auth/access";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,7 +15,9 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/** The shell: navigation and the user's menu for a signed-in user, the brand alone otherwise. */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const viewer = await getViewer().catch(() => null);
   return (
     <html lang="en">
       <body>
@@ -24,10 +28,15 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <Link href="/" className="brand">
             Routelens
           </Link>
-          <NavLinks />
-          <Suspense fallback={null}>
-            <DemoBadge />
-          </Suspense>
+          {viewer ? (
+            <>
+              <NavLinks />
+              <Suspense fallback={null}>
+                <DemoBadge />
+              </Suspense>
+              <UserMenu viewer={viewer} />
+            </>
+          ) : null}
         </header>
         <main id="main" className="shell-main">
           {children}

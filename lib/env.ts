@@ -70,6 +70,25 @@ const envSchema = z.object({
     .min(0, "must be at least 0 ms")
     .max(600_000, "must be at most 600000 ms")
     .default(5_000),
+  // The address people open Routelens at, e.g. https://routelens.example.com (README, "Running
+  // Routelens for a team"). Sign-in links and cookies use it, and sign-in forms are accepted
+  // only from it. Unset: http on localhost or 127.0.0.1, any port.
+  ROUTELENS_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .optional(),
+  // Signs session cookies and one-time links: at least 32 random characters
+  // (`openssl rand -base64 32`). Required by `npm start`; `npm run dev` keeps one in .data/.
+  ROUTELENS_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  // Single sign-on with any OpenID Connect provider (README, "Single sign-on"): all three or none.
+  ROUTELENS_OIDC_ISSUER: z.url({ error: "must be the provider's issuer URL" }).optional(),
+  ROUTELENS_OIDC_CLIENT_ID: z.string().min(1).optional(),
+  ROUTELENS_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  // The sign-in button's label, e.g. "Okta".
+  ROUTELENS_OIDC_NAME: z
+    .string()
+    .min(1)
+    .max(60, "must be at most 60 characters")
+    .default("single sign-on"),
 });
 
 export type Env = z.infer<typeof envSchema>;

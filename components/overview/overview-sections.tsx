@@ -2,6 +2,8 @@
  * The overview's sections. Each is an async server component that reads its own rollup query,
  * so the page streams them in parallel behind their own skeletons.
  */
+
+import { requireScope } from "@/lib/auth/access";
 import { prepareKpiTiles } from "@/lib/dashboard/kpis";
 import { prepareTimeSeries } from "@/lib/dashboard/series";
 import type { TimeRange } from "@/lib/dashboard/time-range";
@@ -28,7 +30,8 @@ import { KpiTiles } from "./kpi-tiles";
 import { OverviewCharts } from "./overview-charts";
 
 export async function KpiSection({ search, range }: { search: OverviewSearch; range: TimeRange }) {
-  const { current, previous } = await sumOverviewTotals(rollupFilterOf(search), range);
+  const scope = await requireScope(search.tenant);
+  const { current, previous } = await sumOverviewTotals(rollupFilterOf(search, scope), range);
   return (
     <>
       {current.decisions === 0 ? (
@@ -53,7 +56,8 @@ export async function ChartsSection({
   range: TimeRange;
   now: Date;
 }) {
-  const rows = await sumMetricsByBucket(rollupFilterOf(search), range, search.split);
+  const scope = await requireScope(search.tenant);
+  const rows = await sumMetricsByBucket(rollupFilterOf(search, scope), range, search.split);
   const prepared = prepareTimeSeries(rows, range, now);
   return <OverviewCharts prepared={prepared} splitLabel={search.split} />;
 }
@@ -65,7 +69,8 @@ export async function BreakdownSection({
   search: OverviewSearch;
   range: TimeRange;
 }) {
-  const { lines: sorted, dir } = await listBreakdownLines(search, range);
+  const scope = await requireScope(search.tenant);
+  const { lines: sorted, dir } = await listBreakdownLines(search, range, scope);
   const lines = sorted.map((line) => ({
     ...line,
     runsHref: runsHref(runsView.defaults, {

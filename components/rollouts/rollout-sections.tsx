@@ -4,6 +4,7 @@
  * request.
  */
 import { cache } from "react";
+import { requireScope, type TenantScope } from "@/lib/auth/access";
 import { formatCount } from "@/lib/dashboard/format";
 import type { Granularity, TimeRange } from "@/lib/dashboard/time-range";
 import { runsHref, runsView } from "@/lib/dashboard/url";
@@ -41,17 +42,22 @@ const EXAMPLES_PER_TOOL = 3;
 
 const loadCells = cache(
   (
+    scope: TenantScope,
     tenant: string | undefined,
     role: string | undefined,
     fromMs: number,
     toMs: number,
     granularity: Granularity,
   ) =>
-    sumCohortCells({ tenant, role }, { from: new Date(fromMs), to: new Date(toMs), granularity }),
+    sumCohortCells(
+      { scope, tenant, role },
+      { from: new Date(fromMs), to: new Date(toMs), granularity },
+    ),
 );
 
-function cellsOf(search: RolloutsSearch, range: TimeRange) {
+function cellsOf(search: RolloutsSearch, range: TimeRange, scope: TenantScope) {
   return loadCells(
+    scope,
     search.tenant,
     search.role,
     range.from.getTime(),
@@ -73,9 +79,10 @@ export async function VerdictSection({
   search: RolloutsSearch;
   range: TimeRange;
 }) {
-  const filter = { tenant: search.tenant, role: search.role };
+  const scope = await requireScope(search.tenant);
+  const filter = { scope, tenant: search.tenant, role: search.role };
   const [cells, harmful] = await Promise.all([
-    cellsOf(search, range),
+    cellsOf(search, range, scope),
     sumHarmfulDropsByTool(filter, range, HARMFUL_TOOLS_SHOWN),
   ]);
   const verdict = decideVerdict(
@@ -123,9 +130,12 @@ export async function ModeComparisonSection({
   range: TimeRange;
   now: Date;
 }) {
+  const scope = await requireScope(search.tenant);
   const [cells, seriesRows] = await Promise.all([
-    cellsOf(search, range),
-    sumCohortSeries({ tenant: search.tenant, role: search.role }, range, { by: "mode" }),
+    cellsOf(search, range, scope),
+    sumCohortSeries({ scope, tenant: search.tenant, role: search.role }, range, {
+      by: "mode",
+    }),
   ]);
   const observe = sumCohorts(cells, (cell) => cell.mode === "observe");
   const enforce = sumCohorts(cells, (cell) => cell.mode === "enforce");
@@ -261,11 +271,16 @@ async function ConfigPairComparison({
     sumCohorts(cells, (cell) => cell.configVersion === configVersion && inMode(cell.mode));
   const before = cohortOf(pair.before.configVersion);
   const after = cohortOf(pair.after.configVersion);
-  const seriesRows = await sumCohortSeries({ tenant: search.tenant, role: search.role }, range, {
-    by: "config",
-    versions: [pair.before.configVersion, pair.after.configVersion],
-    mode: search.compareMode,
-  });
+  const scope = await requireScope(search.tenant);
+  const seriesRows = await sumCohortSeries(
+    { scope, tenant: search.tenant, role: search.role },
+    range,
+    {
+      by: "config",
+      versions: [pair.before.configVersion, pair.after.configVersion],
+      mode: search.compareMode,
+    },
+  );
   const labels = { a: `Before: ${pair.before.label}`, b: `After: ${pair.after.label}` };
   const prepared = prepareCohortSeries(
     seriesRows,
@@ -305,7 +320,7 @@ export async function ConfigComparisonSection({
   range: TimeRange;
   now: Date;
 }) {
-  const cells = await cellsOf(search, range);
+  const cells = await cellsOf(search, range, await requireScope(search.tenant));
   const versions = listConfigVersions(cells);
   const pair = chooseConfigPair(versions, search);
   return (

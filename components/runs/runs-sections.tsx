@@ -3,6 +3,7 @@
  * sortable headers and CSV download.
  */
 
+import { requireScope } from "@/lib/auth/access";
 import { describePage } from "@/lib/dashboard/pagination";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { exportHref, runsHref, runsView, sortLinks } from "@/lib/dashboard/url";
@@ -25,7 +26,7 @@ export async function RunsSection({
   search: RunsSearch;
   range: TimeRange | null;
 }) {
-  const filter = runsFilterOf(search, range);
+  const filter = runsFilterOf(search, range, await requireScope(search.tenant));
   const dir = sortDirectionOf(search, RUN_SORT_DIRECTIONS);
   const order = { sort: search.sort, dir };
   const requested = describePage(search.page, search.size, Number.MAX_SAFE_INTEGER);

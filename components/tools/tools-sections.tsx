@@ -3,6 +3,7 @@
  * dropped harmfully.
  */
 import Link from "next/link";
+import { requireScope } from "@/lib/auth/access";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { exportHref, sortLinks } from "@/lib/dashboard/url";
 import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
@@ -21,7 +22,8 @@ const EXAMPLE_HOURS = 4;
 const EXAMPLES_PER_HOUR = 5;
 
 export async function ToolsSection({ search, range }: { search: ToolsSearch; range: TimeRange }) {
-  const { lines: sorted, dir } = await listToolLines(search, range);
+  const scope = await requireScope(search.tenant);
+  const { lines: sorted, dir } = await listToolLines(search, range, scope);
   const lines = sorted.map((line) => ({
     ...line,
     examplesHref: `${toolsHref(search, { tool: line.tool })}#harmful-examples`,
@@ -56,7 +58,7 @@ export async function HarmfulExamplesSection({
   range: TimeRange;
   tool: string;
 }) {
-  const filter = rollupFilterOf(search);
+  const filter = rollupFilterOf(search, await requireScope(search.tenant));
   const hourWindow = toHourWindow(range);
   const hours = await listHarmfulDropHours(filter, range, tool, EXAMPLE_HOURS);
   const examples = await listHarmfulDropExamples(

@@ -3,7 +3,8 @@
  * a row limit and a loader. The factory does the rest in one place, the same way for each:
  *
  * 1. reads the query strictly (400 naming the parameter and the rule it broke);
- * 2. asks `checkExportAccess` whether the request may read what it names;
+ * 2. asks `checkExportAccess` whether the request may read what it names (401 or 404), and
+ *    for the tenants it may read, which the loader's queries are scoped to;
  * 3. calls the loader (null → 404);
  * 4. streams the header line and then the rows, a batch at a time as the client reads them,
  *    so memory stays bounded whatever the size of the export; at most `rowLimit` rows, and
@@ -20,6 +21,7 @@
  * that arrived meanwhile run before the next batch is written.
  */
 import type { z } from "zod";
+import type { TenantScope } from "@/lib/auth/scope";
 import { env } from "@/lib/env";
 import { EXPORT_ROW_LIMIT, readSearchParams } from "@/lib/schemas/dashboard";
 import { type CsvColumn, csvFileName, csvHeaderLine, csvLines, csvResponseHeaders } from "./csv";
@@ -71,7 +73,7 @@ export interface CsvExportDefinition<Schema extends z.ZodType<ExportScope>, Row>
   /** File name before the date, e.g. `runs` → `runs-2026-01-31.csv`. */
   fileStem: string | ((search: z.infer<Schema>) => string);
   /** Reads the rows; null when what the query names does not exist (404). */
-  load: (search: z.infer<Schema>, now: Date) => Promise<ExportRows<Row> | null>;
+  load: (search: z.infer<Schema>, now: Date, scope: TenantScope) => Promise<ExportRows<Row> | null>;
   /** The 404 message. */
   notFound?: string;
 }
@@ -89,8 +91,8 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
   return async (request) => {
     const read = readSearchParams(definition.schema, new URL(request.url).searchParams);
     if (!read.ok) return Response.json({ error: read.message }, { status: 400 });
-    const denied = await checkExportAccess(request, read.data);
-    if (denied) return denied;
+    const scope = await checkExportAccess(request, read.data);
+    if (scope instanceof Response) return scope;
     // A HEAD request gets the headers only: it writes no CSV, so it takes no slot (the server
     // answers it from this handler and drops the body without cancelling it).
     const slot = request.method === "HEAD" ? () => {} : await slots().acquire(request.signal);
@@ -108,7 +110,7 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
     const now = new Date();
     let rows: ExportRows<Row> | null;
     try {
-      rows = await definition.load(read.data, now);
+      rows = await definition.load(read.data, now, scope);
     } catch (error) {
       slot();
       throw error;
@@ -221,7 +223,13 @@ export function listedRows<Row>(rows: readonly Row[], batchSize = 1_000): Export
 export function pageTableRows<
   Search extends RangeInput & { range: Exclude<RangeInput["range"], "all"> },
   Line,
->(listLines: (search: Search, range: TimeRange) => Promise<{ lines: readonly Line[] }>) {
-  return async (search: Search, now: Date): Promise<ExportRows<Line>> =>
-    listedRows((await listLines(search, resolveTimeRange(search, now))).lines);
+>(
+  listLines: (
+    search: Search,
+    range: TimeRange,
+    scope: TenantScope,
+  ) => Promise<{ lines: readonly Line[] }>,
+) {
+  return async (search: Search, now: Date, scope: TenantScope): Promise<ExportRows<Line>> =>
+    listedRows((await listLines(search, resolveTimeRange(search, now), scope)).lines);
 }

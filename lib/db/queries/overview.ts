@@ -4,6 +4,7 @@
  * bucket range, so it reads `rollup_*_bucket_idx` (or the primary key when a tenant is chosen).
  */
 import "server-only";
+import type { TenantScope } from "@/lib/auth/scope";
 import { MAX_SERIES } from "@/lib/dashboard/series";
 import type { Period } from "@/lib/dashboard/time-range";
 import {
@@ -21,7 +22,7 @@ import {
   rollupConditions,
   rollupTable,
 } from "./rollup";
-import { SqlParams, whereClause } from "./sql";
+import { SqlParams, scopeConditions, whereClause } from "./sql";
 
 const TOTAL_COLUMNS = `
   sum(decisions) AS "decisions",
@@ -119,10 +120,14 @@ export async function sumMetricsByTenantRole(
 }
 
 /**
- * Every (tenant, role) that has rollups, by a loose index scan of the `rollup_hour` primary
- * key: one index probe per pair, however many rows the rollup holds.
+ * Every (tenant, role) in `scope` that has rollups, by a loose index scan of the
+ * `rollup_hour` primary key: one index probe per pair, however many rows the rollup holds.
  */
-export async function listTenantRolePairs(limit = 2_000): Promise<TenantRolePair[]> {
+export async function listTenantRolePairs(
+  scope: TenantScope,
+  limit = 2_000,
+): Promise<TenantRolePair[]> {
+  if (!scope.all) return listScopedTenantRolePairs(scope.tenants, limit);
   const { rows } = await getPool().query<TenantRolePair>(
     `WITH RECURSIVE pairs AS (
        (SELECT tenant_id, role FROM rollup_hour ORDER BY tenant_id, role LIMIT 1)
@@ -139,10 +144,40 @@ export async function listTenantRolePairs(limit = 2_000): Promise<TenantRolePair
   return rows;
 }
 
-/** True when any decision has ever been stored (the overview's empty state otherwise). */
-export async function hasAnyDecisions(): Promise<boolean> {
+/** The same for some tenants: the scan starts at each tenant's first role. */
+async function listScopedTenantRolePairs(
+  tenants: readonly string[],
+  limit: number,
+): Promise<TenantRolePair[]> {
+  const { rows } = await getPool().query<TenantRolePair>(
+    `WITH RECURSIVE pairs AS (
+       SELECT first.tenant_id, first.role
+         FROM unnest($1::text[]) AS t(id),
+              LATERAL (SELECT r.tenant_id, r.role FROM rollup_hour r
+                        WHERE r.tenant_id = t.id ORDER BY r.role LIMIT 1) first
+       UNION ALL
+       SELECT next.tenant_id, next.role
+         FROM pairs p,
+              LATERAL (SELECT r.tenant_id, r.role FROM rollup_hour r
+                        WHERE r.tenant_id = p.tenant_id AND r.role > p.role
+                        ORDER BY r.role LIMIT 1) next
+     )
+     SELECT tenant_id AS "tenant", role AS "role" FROM pairs ORDER BY tenant_id, role LIMIT $2`,
+    [tenants, limit],
+  );
+  return rows;
+}
+
+/**
+ * True when any decision of a tenant in `scope` has ever been stored (the overview's empty
+ * state otherwise).
+ */
+export async function hasAnyDecisions(scope: TenantScope): Promise<boolean> {
+  const params = new SqlParams();
+  const where = whereClause(scopeConditions(params, scope));
   const { rows } = await getPool().query<{ exists: boolean }>(
-    "SELECT EXISTS (SELECT 1 FROM rollup_hour) AS exists",
+    `SELECT EXISTS (SELECT 1 FROM rollup_hour ${where}) AS exists`,
+    params.values,
   );
   return rows[0]?.exists ?? false;
 }

@@ -10,6 +10,7 @@
  * prefix when a tenant is chosen.
  */
 import "server-only";
+import type { TenantScope } from "@/lib/auth/scope";
 import {
   ceilToBucket,
   floorToBucket,
@@ -17,10 +18,14 @@ import {
   type Period,
 } from "@/lib/dashboard/time-range";
 import type { RoutingMode } from "@/lib/schemas/events";
-import type { SqlParams } from "./sql";
+import { type SqlParams, scopeConditions } from "./sql";
 
-/** The tenant, role and mode a view is narrowed to; an absent field means all. */
+/**
+ * The tenant, role and mode a view is narrowed to; an absent field means all — of the
+ * tenants in `scope`, the viewer's.
+ */
 export interface RollupFilter {
+  scope: TenantScope;
   tenant?: string | undefined;
   role?: string | undefined;
   mode?: RoutingMode | undefined;
@@ -46,9 +51,9 @@ export function bucketExpression(granularity: Granularity, alias = ""): string {
     : `${alias}bucket`;
 }
 
-/** `tenant_id = $n`, `role = $n`, `mode = $n` for the fields the filter sets. */
+/** The scope's tenants, then `tenant_id = $n`, `role = $n`, `mode = $n` for the fields set. */
 export function filterConditions(params: SqlParams, filter: RollupFilter, alias = ""): string[] {
-  const conditions: string[] = [];
+  const conditions = scopeConditions(params, filter.scope, alias);
   if (filter.tenant) conditions.push(`${alias}tenant_id = ${params.add(filter.tenant)}`);
   if (filter.role) conditions.push(`${alias}role = ${params.add(filter.role)}`);
   if (filter.mode) conditions.push(`${alias}mode = ${params.add(filter.mode)}`);
@@ -81,6 +86,9 @@ export function toHourWindow(period: Period): Period {
 }
 
 /** The rollup filter a view's URL state describes (its tenant, role and mode fields). */
-export function rollupFilterOf(search: RollupFilter): RollupFilter {
-  return { tenant: search.tenant, role: search.role, mode: search.mode };
+export function rollupFilterOf(
+  search: Omit<RollupFilter, "scope">,
+  scope: TenantScope,
+): RollupFilter {
+  return { scope, tenant: search.tenant, role: search.role, mode: search.mode };
 }

@@ -8,15 +8,18 @@
  * Every order ends with (tenant_id, run_id), so pages are stable.
  */
 import "server-only";
+import type { TenantScope } from "@/lib/auth/scope";
 import { runHasIssuesFor } from "@/lib/dashboard/issue-kinds";
 import type { Period } from "@/lib/dashboard/time-range";
 import type { RunRow } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
 import type { RunSortKey, RunsSearch, SortDirection } from "@/lib/schemas/dashboard";
 import type { RoutingMode } from "@/lib/schemas/events";
-import { likePrefix, SqlParams, whereClause } from "./sql";
+import { likePrefix, SqlParams, scopeConditions, whereClause } from "./sql";
 
 export interface RunsFilter {
+  /** The viewer's tenants. */
+  scope: TenantScope;
   /** Runs active in the period: last seen at or after `from`, first seen before `to`. */
   period?: Period | null | undefined;
   tenant?: string | undefined;
@@ -50,8 +53,13 @@ const SORT_COLUMNS: Record<RunSortKey, string> = {
 };
 
 /** The filter the runs page's URL describes (shared by the page and its CSV export). */
-export function runsFilterOf(search: RunsSearch, period: Period | null): RunsFilter {
+export function runsFilterOf(
+  search: RunsSearch,
+  period: Period | null,
+  scope: TenantScope,
+): RunsFilter {
   return {
+    scope,
     period,
     tenant: search.tenant,
     role: search.role,
@@ -63,7 +71,7 @@ export function runsFilterOf(search: RunsSearch, period: Period | null): RunsFil
 }
 
 function conditionsFor(params: SqlParams, filter: RunsFilter): string[] {
-  const conditions: string[] = [];
+  const conditions = scopeConditions(params, filter.scope);
   if (filter.period) {
     conditions.push(`last_seen >= ${params.add(filter.period.from)}`);
     conditions.push(`first_seen < ${params.add(filter.period.to)}`);
@@ -169,11 +177,16 @@ export async function getRun(tenantId: string, runId: string): Promise<RunRow | 
   return row ? toRunRow(row) : null;
 }
 
-/** Tenants that have a run with this id (ids are unique per tenant only), by `runs_run_id_idx`. */
-export async function listTenantsOfRun(runId: string): Promise<string[]> {
+/**
+ * Tenants in `scope` that have a run with this id (ids are unique per tenant only), by
+ * `runs_run_id_idx`.
+ */
+export async function listTenantsOfRun(runId: string, scope: TenantScope): Promise<string[]> {
+  const params = new SqlParams();
+  const conditions = [`run_id = ${params.add(runId)}`, ...scopeConditions(params, scope)];
   const { rows } = await getPool().query<{ tenantId: string }>(
-    `SELECT tenant_id AS "tenantId" FROM runs WHERE run_id = $1 ORDER BY tenant_id LIMIT 50`,
-    [runId],
+    `SELECT tenant_id AS "tenantId" FROM runs ${whereClause(conditions)} ORDER BY tenant_id LIMIT 50`,
+    params.values,
   );
   return rows.map((row) => row.tenantId);
 }

@@ -4,6 +4,7 @@
  * download both read them here, so the download always holds the rows the table shows.
  */
 import "server-only";
+import type { TenantScope } from "@/lib/auth/scope";
 import { type BreakdownLine, prepareBreakdown } from "@/lib/dashboard/breakdown";
 import type { Period } from "@/lib/dashboard/time-range";
 import {
@@ -29,8 +30,9 @@ export interface SortedLines<Line> {
 export async function listBreakdownLines(
   search: OverviewSearch,
   range: RollupWindow,
+  scope: TenantScope,
 ): Promise<SortedLines<BreakdownLine>> {
-  const rows = await sumMetricsByTenantRole(rollupFilterOf(search), range);
+  const rows = await sumMetricsByTenantRole(rollupFilterOf(search, scope), range);
   const dir = sortDirectionOf(search, BREAKDOWN_SORT_DIRECTIONS);
   return { lines: prepareBreakdown(rows, search.sort, dir), dir };
 }
@@ -39,8 +41,9 @@ export async function listBreakdownLines(
 export async function listToolLines(
   search: ToolsSearch,
   period: Period,
+  scope: TenantScope,
 ): Promise<SortedLines<ToolLine>> {
-  const rows = await sumToolUsage(rollupFilterOf(search), period);
+  const rows = await sumToolUsage(rollupFilterOf(search, scope), period);
   const dir = sortDirectionOf(search, TOOL_SORT_DIRECTIONS);
   return { lines: prepareToolLines(rows, search.sort, dir), dir };
 }

@@ -11,8 +11,8 @@ export const GET = csvExportRoute({
   schema: runsSearchSchema,
   columns: runsCsvColumns,
   fileStem: "runs",
-  load: async (search, now) => {
-    const filter = runsFilterOf(search, resolveTimeRange(search, now));
+  load: async (search, now, scope) => {
+    const filter = runsFilterOf(search, resolveTimeRange(search, now), scope);
     const order = { sort: search.sort, dir: sortDirectionOf(search, RUN_SORT_DIRECTIONS) };
     return {
       total: await countRuns(filter),

@@ -10,6 +10,7 @@ import {
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
+import { requireScope } from "@/lib/auth/access";
 import {
   describeFallback,
   describeGranularity,
@@ -29,7 +30,7 @@ export default async function RolloutsPage({
   const search = parseSearchParams(rolloutsSearchSchema, await searchParams);
   const now = new Date();
   const range = resolveTimeRange(search, now);
-  const choices = await loadFilterChoices(search);
+  const choices = await loadFilterChoices(search, await requireScope(search.tenant));
   const sectionKey = JSON.stringify(search);
 
   return (

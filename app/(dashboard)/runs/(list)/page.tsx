@@ -5,6 +5,7 @@ import { DashboardFilters } from "@/components/ui/dashboard-filters";
 import { LiveRefresh } from "@/components/ui/live-refresh";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
+import { requireScope } from "@/lib/auth/access";
 import { resolveTimeRange } from "@/lib/dashboard/time-range";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import {
@@ -23,7 +24,7 @@ export default async function RunsPage({
 }) {
   const search = parseSearchParams(runsSearchSchema, await searchParams);
   const range = resolveTimeRange(search, new Date());
-  const choices = await loadFilterChoices(search);
+  const choices = await loadFilterChoices(search, await requireScope(search.tenant));
   const fellBack = range?.fellBack ?? false;
 
   return (

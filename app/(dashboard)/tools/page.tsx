@@ -5,6 +5,7 @@ import { DashboardFilters } from "@/components/ui/dashboard-filters";
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
+import { requireScope } from "@/lib/auth/access";
 import { describeFallback, resolveTimeRange } from "@/lib/dashboard/time-range";
 import { loadFilterChoices } from "@/lib/db/queries/filter-choices";
 import { toHourWindow } from "@/lib/db/queries/rollup";
@@ -21,7 +22,7 @@ export default async function ToolsPage({
   const search = parseSearchParams(toolsSearchSchema, await searchParams);
   const range = resolveTimeRange(search, new Date());
   const hours = toHourWindow(range);
-  const choices = await loadFilterChoices(search);
+  const choices = await loadFilterChoices(search, await requireScope(search.tenant));
   const sectionKey = JSON.stringify(search);
 
   return (

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { IterationsSection, RunSummarySection } from "@/components/run-trace/run-trace-sections";
 import { DownloadLink } from "@/components/ui/download-link";
 import { PageHeader } from "@/components/ui/page-header";
+import { requireScope } from "@/lib/auth/access";
 import { readRunId, runExportHref, runsHref, runsView, runTraceHref } from "@/lib/dashboard/url";
 import { getRun, listTenantsOfRun } from "@/lib/db/queries/runs";
 import {
@@ -44,7 +45,8 @@ export default async function RunTracePage({ params, searchParams }: Props) {
   if (runId === null) notFound();
   const search = parseSearchParams(runTraceSearchSchema, await searchParams);
 
-  const tenants = search.tenant ? [search.tenant] : await listTenantsOfRun(runId);
+  const scope = await requireScope(search.tenant);
+  const tenants = search.tenant ? [search.tenant] : await listTenantsOfRun(runId, scope);
   if (tenants.length > 1) return <TenantChoice runId={runId} tenants={tenants} />;
   const tenant = tenants[0];
   const run = tenant === undefined ? null : await getRun(tenant, runId);

@@ -13,6 +13,7 @@ import { LiveRefresh } from "@/components/ui/live-refresh";
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { SectionSkeleton } from "@/components/ui/skeleton";
+import { requireScope } from "@/lib/auth/access";
 import { listFilterChoices } from "@/lib/dashboard/filter-choices";
 import {
   describeFallback,
@@ -46,10 +47,11 @@ export default async function OverviewPage({
   const search = parseSearchParams(overviewSearchSchema, await searchParams);
   const now = new Date();
   const range = resolveTimeRange(search, now);
+  const scope = await requireScope(search.tenant);
   const [hasData, pairs, tenantIds] = await Promise.all([
-    hasAnyDecisions(),
-    listTenantRolePairs(),
-    listTenantIds(),
+    hasAnyDecisions(scope),
+    listTenantRolePairs(scope),
+    listTenantIds(scope),
   ]);
 
   if (!hasData) {

@@ -1,0 +1,31 @@
+/**
+ * Which paths answer without a signed-in user (SPEC §7), and the names the proxy and the access
+ * check share. No server-only imports: the proxy reads this.
+ */
+
+/** The prefix of the session cookie (`routelens.session_token`, `__Secure-` over https). */
+export const SESSION_COOKIE_PREFIX = "routelens";
+
+/** The header the proxy passes on with the requested path and query. */
+export const REQUEST_PATH_HEADER = "x-routelens-path";
+
+/** Exact public paths: health, ingest, the sign-in and first-run pages. */
+const PUBLIC_PATHS = new Set([
+  "/api/health",
+  "/api/ingest",
+  "/api/ingest/schema",
+  "/sign-in",
+  "/setup",
+  "/icon.svg",
+  "/favicon.ico",
+  "/robots.txt",
+]);
+
+/** Public path prefixes: the auth API (sign-in, sign-out, SSO callbacks) and invitation links. */
+const PUBLIC_PREFIXES = ["/api/auth/", "/invite/"];
+
+export function isPublicPath(pathname: string): boolean {
+  return (
+    PUBLIC_PATHS.has(pathname) || PUBLIC_PREFIXES.some((prefix) => pathname.startsWith(prefix))
+  );
+}

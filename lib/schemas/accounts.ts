@@ -1,0 +1,74 @@
+/** Forms and inputs of accounts and access (SPEC §7): roles, sign-in, setup, invitations, keys. */
+import { z } from "zod";
+import { tenantIdSchema } from "./tenant";
+
+export const TENANT_ROLES = ["viewer", "maintainer"] as const;
+export const tenantRoleSchema = z.enum(TENANT_ROLES, {
+  error: "must be viewer or maintainer",
+});
+export type TenantRole = z.infer<typeof tenantRoleSchema>;
+
+/** What each role may do, as the settings pages explain it. */
+export const TENANT_ROLE_TEXT: Record<TenantRole, string> = {
+  viewer: "reads the tenant's pages and downloads",
+  maintainer: "also creates and revokes the tenant's ingest keys",
+};
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 256;
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(320, "must be at most 320 characters")
+  .pipe(z.email({ error: "must be an email address" }));
+
+export const passwordSchema = z
+  .string()
+  .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`);
+
+export const displayNameSchema = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters");
+
+/** `/setup`: the one-time token from the server log and the first admin. */
+export const setupFormSchema = z.object({
+  token: z.string().trim().min(1, "is required: copy it from the server log"),
+  name: displayNameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+});
+
+/** Accepting an invitation: the new user's name and password. */
+export const acceptInvitationSchema = z.object({
+  token: z.string().min(1, "is required"),
+  name: displayNameSchema,
+  password: passwordSchema,
+});
+
+export const tenantRoleEntrySchema = z.object({ tenant: tenantIdSchema, role: tenantRoleSchema });
+export type TenantRoleEntry = z.infer<typeof tenantRoleEntrySchema>;
+
+export const inviteFormSchema = z.object({
+  email: emailSchema,
+  isAdmin: z.boolean().default(false),
+  roles: z.array(tenantRoleEntrySchema).max(500, "at most 500 tenants per invitation"),
+});
+
+export const keyLabelSchema = z
+  .string()
+  .trim()
+  .max(200, "must be at most 200 characters")
+  .transform((label) => (label === "" ? undefined : label));
+
+export const createKeyFormSchema = z.object({ tenant: tenantIdSchema, label: keyLabelSchema });
+
+/** `/sign-in?next=/runs&error=INVALID_TOKEN` */
+export const signInSearchSchema = z.object({
+  next: z.string().max(2_000).optional().catch(undefined),
+  error: z.string().max(100).optional().catch(undefined),
+});
