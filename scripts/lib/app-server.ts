@@ -3,6 +3,7 @@
  * integration tests, end-to-end tests and benchmarks.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { findFreePort } from "./local-postgres";
@@ -49,7 +50,14 @@ export async function startAppServer({
     process.execPath,
     [...SERVER_NODE_FLAGS, NEXT_BIN, "start", "--port", String(chosen)],
     {
-      env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: String(chosen) },
+      env: {
+        // Sessions are signed with a secret `next start` requires; a throwaway one per server.
+        ROUTELENS_AUTH_SECRET: randomBytes(32).toString("base64url"),
+        ...process.env,
+        ...env,
+        DATABASE_URL: databaseUrl,
+        PORT: String(chosen),
+      },
       stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit",
     },
   );
