@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import Link from "next/link";
+import { connection } from "next/server";
 import { type ReactNode, Suspense } from "react";
 import { DemoBadge } from "@/components/shell/demo-badge";
 import { NavLinks } from "@/components/shell/nav-links";
@@ -17,6 +18,9 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 /** The shell: navigation and the user's menu for a signed-in user, the brand alone otherwise. */
 export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page depends on who is asking (and carries the request's CSP nonce): render per
+  // request. A database that cannot answer shows the brand alone; the page reports the error.
+  await connection();
   const viewer = await getViewer().catch(() => null);
   return (
     <html lang="en">

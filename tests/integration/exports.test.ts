@@ -16,6 +16,7 @@ import { createApiKey } from "@/lib/keys";
 import { EXPORT_ROW_LIMIT, RUN_EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
 import { decisionEvent } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
+import { type SignedIn, signedInAs, signedInUser } from "../support/accounts";
 import { postBatch } from "../support/http";
 
 const baseUrl = inject("baseUrl");
@@ -33,7 +34,10 @@ async function send(events: ReturnType<typeof decisionEvent>[]) {
   expect(response.status).toBe(200);
 }
 
+let admin: SignedIn;
+
 beforeAll(async () => {
+  admin = await signedInUser(baseUrl, inject("databaseUrl"), { isAdmin: true });
   key = (await createApiKey(tenant)).key;
   const base = Date.now() - 3_600_000;
   for (let start = 0; start < LONG_RUN_DECISIONS; start += 1_000) {
@@ -71,7 +75,9 @@ function dataLines(csv: string): string[] {
 
 describe("iterations download", () => {
   it("stops at the row limit, in iteration order, and states the limit", async () => {
-    const response = await fetch(`${baseUrl}/api/export/run?tenant=${tenant}&runId=${longRun}`);
+    const response = await admin.fetch(
+      `${baseUrl}/api/export/run?tenant=${tenant}&runId=${longRun}`,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get(EXPORT_HEADERS.rowLimit)).toBe(String(RUN_EXPORT_ROW_LIMIT));
     expect(response.headers.get(EXPORT_HEADERS.rowCount)).toBe(String(RUN_EXPORT_ROW_LIMIT));
@@ -83,7 +89,9 @@ describe("iterations download", () => {
   });
 
   it("writes a run within the limit whole and says it is not cut", async () => {
-    const response = await fetch(`${baseUrl}/api/export/run?tenant=${tenant}&runId=${shortRun}`);
+    const response = await admin.fetch(
+      `${baseUrl}/api/export/run?tenant=${tenant}&runId=${shortRun}`,
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get(EXPORT_HEADERS.rowCount)).toBe("5");
     expect(response.headers.get(EXPORT_HEADERS.truncated)).toBe("false");
@@ -144,7 +152,7 @@ describe("every download states its limit", () => {
       },
     ];
     for (const { path, limit, rows } of cases) {
-      const response = await fetch(`${baseUrl}${path}`);
+      const response = await admin.fetch(`${baseUrl}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get(EXPORT_HEADERS.rowLimit), path).toBe(String(limit));
       expect(response.headers.get(EXPORT_HEADERS.rowCount), path).toBe(String(rows));
@@ -159,6 +167,7 @@ describe("download slots", () => {
   // however slow the machine: only a full line is refused, never one that waited too long.
   let app: AppServer;
   let db: pg.Client;
+  let slotAdmin: SignedIn;
   beforeAll(async () => {
     app = await startAppServer({
       databaseUrl: inject("databaseUrl"),
@@ -166,6 +175,7 @@ describe("download slots", () => {
     });
     db = new pg.Client({ connectionString: inject("databaseUrl") });
     await db.connect();
+    slotAdmin = await signedInAs(app.baseUrl, admin);
   });
   afterAll(async () => {
     await db?.end();
@@ -188,11 +198,13 @@ describe("download slots", () => {
 
   it("refuses a download past the slot and the line with 503 and Retry-After; the line gets full files", async () => {
     const lock = await lockDecisions();
-    const held = await fetch(longRunUrl());
+    const held = await slotAdmin.fetch(longRunUrl());
     expect(held.status).toBe(200);
     // The slot is taken until the lock goes, so of these all but one wait in line and the last
     // to arrive is refused at once.
-    const requests = Array.from({ length: DOWNLOAD_MAX_WAITING + 1 }, () => fetch(shortRunUrl()));
+    const requests = Array.from({ length: DOWNLOAD_MAX_WAITING + 1 }, () =>
+      slotAdmin.fetch(shortRunUrl()),
+    );
     const refused = await Promise.race(requests);
     expect(refused.status).toBe(503);
     expect(refused.headers.get("Retry-After")).toBe(String(DOWNLOAD_RETRY_AFTER_S));
@@ -217,12 +229,12 @@ describe("download slots", () => {
 
   it("gives the slot of a cancelled download to the next one", async () => {
     const lock = await lockDecisions();
-    const held = await fetch(longRunUrl());
+    const held = await slotAdmin.fetch(longRunUrl());
     expect(held.status).toBe(200);
     const reader = held.body?.getReader();
     const header = await reader?.read();
     expect(header?.done).toBe(false);
-    const waiting = fetch(shortRunUrl());
+    const waiting = slotAdmin.fetch(shortRunUrl());
     await reader?.cancel();
     // Still locked: the held download cannot have ended on its own, so only the cancel can
     // have freed the slot (otherwise this waits until it is refused with 503).
@@ -234,14 +246,16 @@ describe("download slots", () => {
 
   it("takes no slot for HEAD, and gives it back when the run does not exist", async () => {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const head = await fetch(longRunUrl(), { method: "HEAD" });
+      const head = await slotAdmin.fetch(longRunUrl(), { method: "HEAD" });
       expect(head.status).toBe(200);
       expect(head.headers.get(EXPORT_HEADERS.rowCount)).toBe(String(RUN_EXPORT_ROW_LIMIT));
-      const missing = await fetch(`${app.baseUrl}/api/export/run?tenant=${tenant}&runId=nope`);
+      const missing = await slotAdmin.fetch(
+        `${app.baseUrl}/api/export/run?tenant=${tenant}&runId=nope`,
+      );
       expect(missing.status).toBe(404);
     }
     // A slot kept by any of them would leave this one waiting until it is refused.
-    const next = await fetch(shortRunUrl());
+    const next = await slotAdmin.fetch(shortRunUrl());
     expect(next.status).toBe(200);
     expect(dataLines(await next.text())).toHaveLength(5);
   });

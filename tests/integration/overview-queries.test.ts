@@ -4,8 +4,10 @@
  * boundaries of each preset's current and previous period; what the query functions return
  * must equal sums computed with SQL over the `decisions` table itself.
  */
+
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ALL_TENANTS } from "@/lib/auth/scope";
 import { type Period, resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
 import type { MetricTotals } from "@/lib/dashboard/types";
 import { sumMetricsByBucket, sumOverviewTotals } from "@/lib/db/queries/overview";
@@ -124,9 +126,9 @@ async function rawTotals(filter: RollupFilter, period: Period): Promise<MetricTo
 }
 
 const FILTERS: RollupFilter[] = [
-  { tenant },
-  { tenant, role: "planner" },
-  { tenant, mode: "enforce" },
+  { scope: ALL_TENANTS, tenant },
+  { scope: ALL_TENANTS, tenant, role: "planner" },
+  { scope: ALL_TENANTS, tenant, mode: "enforce" },
 ];
 
 describe("sumOverviewTotals against the raw decisions", () => {
@@ -156,7 +158,7 @@ describe("sumMetricsByBucket against the raw decisions", () => {
 
   for (const range of [month, day]) {
     it(`${range.preset}: one row per ${range.granularity} bucket (UTC) with the raw sums`, async () => {
-      const rows = await sumMetricsByBucket({ tenant }, range, "tenant");
+      const rows = await sumMetricsByBucket({ scope: ALL_TENANTS, tenant }, range, "tenant");
       const bucketSeconds = range.bucketMs / 1_000;
       const { rows: expected } = await db.query(
         `SELECT to_timestamp(floor(extract(epoch FROM ts) / $4) * $4) AS "bucket",

@@ -4,7 +4,9 @@
  * conditions it writes sum to exactly what a SUM over the raw decisions gives. The views'
  * queries built on it (overview totals, rollout cells, tool usage) are checked the same way.
  */
+
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { ALL_TENANTS, tenantsScope } from "@/lib/auth/scope";
 import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
 import {
@@ -172,7 +174,7 @@ const WINDOWS = [
 
 const FILTERS: RollupFilter[] = [undefined, ...TENANTS].flatMap((tenant) =>
   [undefined, ...ROLES].flatMap((role) =>
-    [undefined, ...MODES].map((mode) => ({ tenant, role, mode })),
+    [undefined, ...MODES].map((mode) => ({ scope: ALL_TENANTS, tenant, role, mode })),
   ),
 );
 
@@ -201,15 +203,34 @@ describe("rollup-query helper", () => {
       }
       // The traffic is not trivially empty: harmful drops happen, and the narrowest filter
       // still matches decisions.
-      expect((await rawTotals({}, range.from, range.to)).harmfulDrops).toBeGreaterThan(0);
-      const narrow = { tenant: TENANTS[0], role: ROLES[1], mode: "enforce" } as const;
+      expect(
+        (await rawTotals({ scope: ALL_TENANTS }, range.from, range.to)).harmfulDrops,
+      ).toBeGreaterThan(0);
+      const narrow = {
+        scope: ALL_TENANTS,
+        tenant: TENANTS[0],
+        role: ROLES[1],
+        mode: "enforce",
+      } as const;
       expect((await rawTotals(narrow, range.from, range.to)).decisions).toBeGreaterThan(0);
     },
   );
 
+  it.each(WINDOWS)("keeps a $name window inside the viewer's tenants", async (window) => {
+    const range = window.range();
+    const own = await rawTotals({ scope: ALL_TENANTS, tenant: TENANTS[0] }, range.from, range.to);
+    expect(own.decisions).toBeGreaterThan(0);
+    // No tenant named: a viewer of the first tenant reads its totals only.
+    expect(await rollupTotals({ scope: tenantsScope([TENANTS[0]]) }, range)).toEqual(own);
+    // Naming a tenant outside the scope reads nothing, and so does a viewer of no tenant.
+    const outside = { scope: tenantsScope([TENANTS[0]]), tenant: TENANTS[1] };
+    expect((await rollupTotals(outside, range)).decisions).toBe(0);
+    expect((await rollupTotals({ scope: tenantsScope([]) }, range)).decisions).toBe(0);
+  });
+
   it("needs minute buckets for a window that does not start and end on the hour", async () => {
     const range = WINDOWS[0].range();
-    const filter = { tenant: TENANTS[0] };
+    const filter = { scope: ALL_TENANTS, tenant: TENANTS[0] };
     const raw = await rawTotals(filter, range.from, range.to);
     // On hour buckets the same conditions keep the hours that start inside the window, 11:00
     // and 12:00: 10:17-11:00 is lost and 12:43-13:00 counted.
@@ -227,7 +248,7 @@ describe("rollup-query helper", () => {
     "groups a $name window into chart buckets as the raw timestamps fall",
     async (window) => {
       const range = window.range();
-      const filter = { tenant: TENANTS[1], mode: "observe" } as const;
+      const filter = { scope: ALL_TENANTS, tenant: TENANTS[1], mode: "observe" } as const;
       const params = new SqlParams();
       const where = rollupConditions(params, filter, range);
       const fromRollups = await getPool().query<{ bucket: Date; decisions: number }>(
@@ -346,7 +367,7 @@ describe("views' queries on the helper", () => {
   it.each(WINDOWS)("harmful drops of a $name window, per tool and as examples", async (window) => {
     const range = window.range();
     const hours = toHourWindow(range);
-    const filter = { tenant: TENANTS[0] };
+    const filter = { scope: ALL_TENANTS, tenant: TENANTS[0] };
     const tools = await sumHarmfulDropsByTool(filter, range, TOOLS.length);
     const { rows: raw } = await getPool().query<{ tool: string; harmfulDrops: number }>(
       `SELECT h.tool AS "tool", count(*) AS "harmfulDrops"

@@ -2,13 +2,20 @@
  * The runs search (`q`, a run-id prefix) takes the prefix literally: `%`, `_` and `\` in it
  * are characters to match, not LIKE wildcards or escapes.
  */
+
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { ALL_TENANTS } from "@/lib/auth/scope";
 import { countRuns, listRuns, type RunsFilter } from "@/lib/db/queries/runs";
 import { createApiKey } from "@/lib/keys";
 import { decisionEvent } from "@/lib/telemetry/events";
+import { type SignedIn, signedInUser } from "../support/accounts";
 import { postBatch } from "../support/http";
 
 const baseUrl = inject("baseUrl");
+let admin: SignedIn;
+beforeAll(async () => {
+  admin = await signedInUser(baseUrl, inject("databaseUrl"), { isAdmin: true });
+});
 const tenant = `search-${Date.now()}`;
 
 /** Run ids chosen so that an unescaped `%`, `_` or `\` would match more of them. */
@@ -37,7 +44,7 @@ beforeAll(async () => {
 });
 
 async function search(prefix: string): Promise<string[]> {
-  const filter: RunsFilter = { tenant, runIdPrefix: prefix };
+  const filter: RunsFilter = { scope: ALL_TENANTS, tenant, runIdPrefix: prefix };
   const rows = await listRuns(filter, { sort: "runId", dir: "asc" }, { offset: 0, limit: 100 });
   const ids = rows.map((row) => row.runId);
   expect(await countRuns(filter)).toBe(ids.length);

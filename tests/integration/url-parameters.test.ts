@@ -7,9 +7,14 @@
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { createApiKey } from "@/lib/keys";
 import { decisionEvent } from "@/lib/telemetry/events";
+import { type SignedIn, signedInUser } from "../support/accounts";
 import { postBatch } from "../support/http";
 
 const baseUrl = inject("baseUrl");
+let admin: SignedIn;
+beforeAll(async () => {
+  admin = await signedInUser(baseUrl, inject("databaseUrl"), { isAdmin: true });
+});
 const tenant = `urls-${Date.now()}`;
 const runId = `run-urls-${Date.now()}`;
 
@@ -57,7 +62,7 @@ describe("pages with hostile parameters", () => {
   for (const page of pages) {
     it(`${page.path} renders its ordinary state`, async () => {
       for (const query of HOSTILE_QUERIES) {
-        const response = await fetch(withQuery(page.path, query));
+        const response = await admin.fetch(withQuery(page.path, query));
         const body = await response.text();
         expect(response.status, `${page.path} ${query}`).toBe(200);
         expect(body, `${page.path} ${query}`).not.toMatch(STREAMED_ERROR);
@@ -68,7 +73,7 @@ describe("pages with hostile parameters", () => {
 
   it("a run trace whose run id cannot exist answers 404", async () => {
     for (const segment of ["%", "%ZZ", "%E0%A4%A", "a%00b", "run%00", "x".repeat(201), "ok%ZZ"]) {
-      const response = await fetch(`${baseUrl}/runs/${segment}`);
+      const response = await admin.fetch(`${baseUrl}/runs/${segment}`);
       expect(response.status, segment).toBe(404);
       const body = await response.text();
       expect(body, segment).not.toMatch(STREAMED_ERROR);
@@ -97,26 +102,26 @@ describe("CSV downloads with hostile parameters", () => {
     ];
     for (const path of exports.slice(0, 3)) {
       for (const { query, message } of cases) {
-        const response = await fetch(withQuery(path, query));
+        const response = await admin.fetch(withQuery(path, query));
         expect(response.status, `${path} ${query}`).toBe(400);
         const body = (await response.json()) as { error: string };
         expect(body.error, `${path} ${query}`).toContain(message);
       }
     }
-    const runsOnly = await fetch(`${baseUrl}/api/export/runs?q=a%00b`);
+    const runsOnly = await admin.fetch(`${baseUrl}/api/export/runs?q=a%00b`);
     expect(runsOnly.status).toBe(400);
     expect(((await runsOnly.json()) as { error: string }).error).toContain("q: must not contain");
-    const toolsOnly = await fetch(`${baseUrl}/api/export/tools?tool=a%00b`);
+    const toolsOnly = await admin.fetch(`${baseUrl}/api/export/tools?tool=a%00b`);
     expect(toolsOnly.status).toBe(400);
 
     for (const query of [`tenant=a%00b&runId=${runId}`, `tenant=${tenant}&runId=a%00b`]) {
-      const response = await fetch(`${baseUrl}/api/export/run?${query}`);
+      const response = await admin.fetch(`${baseUrl}/api/export/run?${query}`);
       expect(response.status, query).toBe(400);
       expect(((await response.json()) as { error: string }).error).toContain(
         "must not contain NUL (%00)",
       );
     }
-    const missing = await fetch(`${baseUrl}/api/export/run?runId=${runId}`);
+    const missing = await admin.fetch(`${baseUrl}/api/export/run?runId=${runId}`);
     expect(missing.status).toBe(400);
     expect(((await missing.json()) as { error: string }).error).toContain("tenant: required");
   });
@@ -124,7 +129,7 @@ describe("CSV downloads with hostile parameters", () => {
   it("never answer 5xx for any hostile query", async () => {
     for (const path of exports) {
       for (const query of HOSTILE_QUERIES) {
-        const response = await fetch(withQuery(path, query));
+        const response = await admin.fetch(withQuery(path, query));
         await response.arrayBuffer();
         expect(response.status, `${path} ${query}`).toBeLessThan(500);
       }
@@ -132,7 +137,9 @@ describe("CSV downloads with hostile parameters", () => {
   });
 
   it("a run that does not exist is 404", async () => {
-    const response = await fetch(`${baseUrl}/api/export/run?tenant=${tenant}&runId=no-such-run`);
+    const response = await admin.fetch(
+      `${baseUrl}/api/export/run?tenant=${tenant}&runId=no-such-run`,
+    );
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: "No such run for this tenant." });
   });
@@ -141,7 +148,7 @@ describe("CSV downloads with hostile parameters", () => {
 describe("renamed parameters", () => {
   it("an old rollouts link with cmode opens the same comparison", async () => {
     for (const query of ["cmode=observe", "compareMode=observe"]) {
-      const response = await fetch(`${baseUrl}/rollouts?${query}`);
+      const response = await admin.fetch(`${baseUrl}/rollouts?${query}`);
       expect(response.status).toBe(200);
       expect(await response.text(), query).toContain("observe traffic only");
     }

@@ -27,7 +27,10 @@ export interface TestUser {
 export const TEST_PASSWORD = "correct horse battery staple";
 
 /** Creates a user with a password (and their tenant roles) in the database at `databaseUrl`. */
-export async function createTestUser(databaseUrl: string, spec: TestUserSpec = {}): Promise<TestUser> {
+export async function createTestUser(
+  databaseUrl: string,
+  spec: TestUserSpec = {},
+): Promise<TestUser> {
   const id = randomBytes(16).toString("hex");
   const email = (spec.email ?? `user-${id.slice(0, 10)}@example.test`).toLowerCase();
   const password = spec.password ?? TEST_PASSWORD;
@@ -62,14 +65,19 @@ export async function createTestUser(databaseUrl: string, spec: TestUserSpec = {
 }
 
 /** Signs in through `POST /api/auth/sign-in/email`; returns the `Cookie` header to send. */
-export async function signIn(baseUrl: string, user: { email: string; password: string }): Promise<string> {
+export async function signIn(
+  baseUrl: string,
+  user: { email: string; password: string },
+): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Origin: baseUrl },
     body: JSON.stringify({ email: user.email, password: user.password }),
   });
   if (response.status !== 200) {
-    throw new Error(`sign-in of ${user.email} answered ${response.status}: ${await response.text()}`);
+    throw new Error(
+      `sign-in of ${user.email} answered ${response.status}: ${await response.text()}`,
+    );
   }
   const cookies = response.headers.getSetCookie().map((line) => line.split(";")[0]);
   const session = cookies.find((cookie) => cookie?.includes("session_token="));
@@ -77,10 +85,31 @@ export async function signIn(baseUrl: string, user: { email: string; password: s
   return session;
 }
 
-/** A user created and signed in: `fetch` sends their session cookie (redirects not followed). */
+/**
+ * A user created and signed in: `fetch` (a path on the server, or a whole URL on it) sends their
+ * session cookie and does not follow redirects.
+ */
 export interface SignedIn extends TestUser {
   cookie: string;
-  fetch(path: string, init?: RequestInit): Promise<Response>;
+  fetch(pathOrUrl: string, init?: RequestInit): Promise<Response>;
+}
+
+/** An existing user signed in on a server (e.g. a second server on the same database). */
+export async function signedInAs(baseUrl: string, user: TestUser): Promise<SignedIn> {
+  const cookie = await signIn(baseUrl, user);
+  return {
+    ...user,
+    cookie,
+    fetch: (pathOrUrl, init = {}) => {
+      const url = pathOrUrl.startsWith("http") ? pathOrUrl : `${baseUrl}${pathOrUrl}`;
+      const headers = new Headers(init.headers);
+      headers.set("Cookie", cookie);
+      if (!headers.has("Origin") && init.method && init.method !== "GET") {
+        headers.set("Origin", baseUrl);
+      }
+      return fetch(url, { redirect: "manual", ...init, headers });
+    },
+  };
 }
 
 export async function signedInUser(
@@ -88,16 +117,5 @@ export async function signedInUser(
   databaseUrl: string,
   spec: TestUserSpec = {},
 ): Promise<SignedIn> {
-  const user = await createTestUser(databaseUrl, spec);
-  const cookie = await signIn(baseUrl, user);
-  return {
-    ...user,
-    cookie,
-    fetch: (path, init = {}) => {
-      const headers = new Headers(init.headers);
-      headers.set("Cookie", cookie);
-      if (!headers.has("Origin") && init.method && init.method !== "GET") headers.set("Origin", baseUrl);
-      return fetch(`${baseUrl}${path}`, { redirect: "manual", ...init, headers });
-    },
-  };
+  return signedInAs(baseUrl, await createTestUser(databaseUrl, spec));
 }
