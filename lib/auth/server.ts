@@ -120,6 +120,10 @@ function createAuth() {
       accountLinking: { enabled: true, trustedProviders: [OIDC_PROVIDER_ID] },
     },
     advanced: {
+      // The library turns its origin and CSRF checks off when it thinks it runs under a test
+      // runner; Routelens keeps them on everywhere, so tests see what production does.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
       cookiePrefix: SESSION_COOKIE_PREFIX,
       // Client addresses come from lib/ingest's rule (ROUTELENS_TRUST_PROXY) in the audit
       // log; the library's own reading of X-Forwarded-For is not trusted.

@@ -44,8 +44,8 @@ export async function createTestUser(
     );
     await client.query(
       `INSERT INTO accounts (id, account_id, provider_id, user_id, password)
-       VALUES ($1, $2, 'credential', $2, $3)`,
-      [randomUUID(), id, await hashPassword(password)],
+       VALUES ($1, $2, 'credential', $3, $4)`,
+      [randomUUID(), id, id, await hashPassword(password)],
     );
     for (const [tenant, role] of Object.entries(spec.roles ?? {})) {
       await client.query("INSERT INTO tenants (id) VALUES ($1) ON CONFLICT DO NOTHING", [tenant]);
