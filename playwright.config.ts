@@ -1,8 +1,23 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { ADMIN_STATE } from "./e2e/support/sign-in";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const debianChromium = "/usr/bin/chromium";
+const launchOptions = existsSync(debianChromium)
+  ? {
+      executablePath: debianChromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    }
+  : {};
 
 export default defineConfig({
   testDir: "e2e",
@@ -18,24 +33,15 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
+    // Creates the e2e admin and signs in once; every spec starts signed in as them.
+    { name: "setup", testMatch: /.*\.setup\.ts/, use: { launchOptions } },
     {
       name: "chromium",
+      dependencies: ["setup"],
       use: {
         ...devices["Desktop Chrome"],
-        launchOptions: existsSync(debianChromium)
-          ? {
-              executablePath: debianChromium,
-              args: [
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                "--disable-quic",
-              ],
-            }
-          : {},
+        storageState: ADMIN_STATE,
+        launchOptions,
       },
     },
   ],

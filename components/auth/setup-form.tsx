@@ -16,6 +16,7 @@ export function SetupForm() {
         <input
           type="text"
           name="token"
+          defaultValue={state.values?.token}
           autoComplete="off"
           required
           {...describedBy(state, "token")}
@@ -27,6 +28,7 @@ export function SetupForm() {
         <input
           type="text"
           name="name"
+          defaultValue={state.values?.name}
           autoComplete="name"
           required
           {...describedBy(state, "name")}
@@ -38,6 +40,7 @@ export function SetupForm() {
         <input
           type="email"
           name="email"
+          defaultValue={state.values?.email}
           autoComplete="username"
           required
           {...describedBy(state, "email")}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { type FormEvent, useState } from "react";
 
 interface Props {
   /** Where to go once signed in (a same-site path). */
@@ -33,7 +33,10 @@ export function SignInForm({ next, ssoName, initialError }: Props) {
     initialError ? { kind: "error", message: initialError } : { kind: "idle" },
   );
 
-  async function signIn(form: FormData) {
+  // onSubmit rather than a form action: a refused attempt keeps what was typed.
+  async function signIn(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
     setStatus({ kind: "busy" });
     const response = await fetch("/api/auth/sign-in/email", {
       method: "POST",
@@ -79,7 +82,7 @@ export function SignInForm({ next, ssoName, initialError }: Props) {
   const busy = status.kind === "busy";
   return (
     <div className="form-stack">
-      <form action={signIn} className="form-stack" aria-describedby="sign-in-error">
+      <form onSubmit={signIn} className="form-stack" aria-describedby="sign-in-error">
         <label className="field">
           Email
           <input type="email" name="email" autoComplete="username" required />

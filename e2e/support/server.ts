@@ -8,7 +8,7 @@ import pg from "pg";
 
 export const baseURL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100)}`;
 
-function e2eDatabaseUrl(): string {
+export function e2eDatabaseUrl(): string {
   const state = JSON.parse(readFileSync(".data/e2e-server.json", "utf8")) as {
     databaseUrl: string;
   };

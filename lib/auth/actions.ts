@@ -8,7 +8,7 @@ import { redirect } from "next/navigation";
 import { setupFormSchema } from "@/lib/schemas/accounts";
 import { getViewer } from "./access";
 import { recordAudit } from "./audit";
-import { type FormState, formError, readForm } from "./form-state";
+import { type FormState, formError, readForm, typedValues } from "./form-state";
 import { getAuth } from "./server";
 import { completeSetup } from "./users";
 
@@ -37,6 +37,7 @@ export async function setUpInstance(_previous: FormState, form: FormData): Promi
     return formError(
       "token",
       "is not a valid setup token: copy the one the server printed at its latest start, or sign in if setup was already done.",
+      typedValues(form),
     );
   }
   const requestHeaders = await headers();

@@ -13,12 +13,27 @@ export interface FormState {
   done?: string;
   /** A value shown once after success (a new key, an invitation link). */
   secret?: string;
+  /** What was typed, to fill the form again after a refusal (never passwords). */
+  values?: Record<string, string>;
 }
 
 export const EMPTY_FORM_STATE: FormState = {};
 
-export function formError(field: string, message: string): FormState {
-  return { fieldErrors: { [field]: message } };
+export function formError(
+  field: string,
+  message: string,
+  values?: Record<string, string>,
+): FormState {
+  return { fieldErrors: { [field]: message }, values };
+}
+
+/** The form's text fields, without passwords, to type them back in after a refusal. */
+export function typedValues(form: FormData): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of form.entries()) {
+    if (typeof value === "string" && !/password/i.test(key)) values[key] = value;
+  }
+  return values;
 }
 
 /** Reads a form's text fields through `schema`; on failure, the first problem of each field. */
@@ -38,5 +53,5 @@ export function readForm<T extends z.ZodType>(
     const name = issue.path.map(String).join(".") || "form";
     fieldErrors[name] ??= issue.message;
   }
-  return { ok: false, state: { fieldErrors } };
+  return { ok: false, state: { fieldErrors, values: typedValues(form) } };
 }

@@ -39,11 +39,14 @@ export async function startAppServer({
   port = 0,
   env = {},
   quiet = true,
+  onOutput,
 }: {
   databaseUrl: string;
   port?: number;
   env?: Record<string, string>;
   quiet?: boolean;
+  /** Receives the server's standard output (e.g. the setup token it prints). */
+  onOutput?: (text: string) => void;
 }): Promise<AppServer> {
   const chosen = port > 0 ? port : await findFreePort();
   const child = spawn(
@@ -58,9 +61,10 @@ export async function startAppServer({
         DATABASE_URL: databaseUrl,
         PORT: String(chosen),
       },
-      stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit",
+      stdio: ["ignore", onOutput ? "pipe" : quiet ? "ignore" : "inherit", "inherit"],
     },
   );
+  child.stdout?.setEncoding("utf8").on("data", (text: string) => onOutput?.(text));
   const baseUrl = `http://127.0.0.1:${chosen}`;
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code) => reject(new Error(`next start exited early with code ${code}`))),
