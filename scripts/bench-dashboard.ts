@@ -19,6 +19,7 @@ import { migrate } from "@/lib/db/migrate";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
+import { benchAdminCookie } from "./lib/bench-session";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, isAlive, startLocalPostgres } from "./lib/local-postgres";
 
@@ -393,10 +394,15 @@ interface PageResult extends BenchPage {
   bytes: number;
 }
 
-async function measure(baseUrl: string, page: BenchPage, requests: number): Promise<PageResult> {
+async function measure(
+  baseUrl: string,
+  cookie: string,
+  page: BenchPage,
+  requests: number,
+): Promise<PageResult> {
   const once = async () => {
     const started = performance.now();
-    const response = await fetch(`${baseUrl}${page.path}`);
+    const response = await fetch(`${baseUrl}${page.path}`, { headers: { Cookie: cookie } });
     const body = await response.arrayBuffer();
     const elapsed = performance.now() - started;
     if (response.status !== 200) {
@@ -496,9 +502,10 @@ async function main() {
 
     app = await startAppServer({ databaseUrl: url, env: { ROUTELENS_DEMO: "0" } });
     log(`next start on ${app.baseUrl}; ${requests} timed requests per page after 3 warm-ups`);
+    const cookie = await benchAdminCookie(url, app.baseUrl);
     const results: PageResult[] = [];
     for (const page of pagesFor(set)) {
-      const result = await measure(app.baseUrl, page, requests);
+      const result = await measure(app.baseUrl, cookie, page, requests);
       log(`${page.name}: p50 ${result.p50.toFixed(0)} ms, p95 ${result.p95.toFixed(0)} ms`);
       results.push(result);
     }
