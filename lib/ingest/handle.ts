@@ -49,10 +49,11 @@ export async function handleIngest(request: Request): Promise<Response> {
   let lease: ParseLease | null = null;
   try {
     const authorization = request.headers.get("authorization");
-    const wait = authThrottle.retryAfterSeconds(address);
-    if (wait > 0) {
+    if (authThrottle.retryAfterSeconds(address) > 0) {
       const key = bearerTokenOf(authorization);
       if (!key || !authThrottle.isKnown(hashApiKey(key))) {
+        await authThrottle.holdRefusal(address, request.signal);
+        const wait = Math.max(1, authThrottle.retryAfterSeconds(address));
         return json(
           429,
           {
