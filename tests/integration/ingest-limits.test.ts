@@ -409,3 +409,17 @@ describe("POST /api/ingest: wrong API keys throttled per client address", () => 
     ).toBe(200);
   });
 });
+
+describe("POST /api/ingest: one tenant's batches checked one at a time", () => {
+  it("lets a tenant's concurrent batches wait their turn: every one answered 200 and stored once", async () => {
+    const runId = `line-${Date.now()}`;
+    const batches = Array.from({ length: 8 }, () =>
+      Array.from({ length: 50 }, () => decisionEvent({ run_id: runId })),
+    );
+    const answers = await Promise.all(
+      batches.map((events) => post(batchJson(events), { from: freshAddress() })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    expect(await storedDecisions(runId)).toBe(400);
+  });
+});
