@@ -51,6 +51,17 @@ const envSchema = z.object({
     .min(1, "must be at least 1 MiB")
     .max(1024, "must be at most 1024 MiB")
     .default(20),
+  // Ingest requests of one tenant parsed and checked at once per process
+  // (lib/ingest/tenant-slots.ts); the tenant's further requests wait in its own line, never
+  // refused for it. One: checking is CPU on the server's one thread, so a second request of
+  // the same tenant checked at once finishes no sooner in all, it only doubles what every other
+  // request waits behind (docs/RELIABILITY.md, "Ingest line per tenant").
+  ROUTELENS_INGEST_TENANT_SLOTS: z.coerce
+    .number({ error: "must be a whole number of requests" })
+    .int("must be a whole number of requests")
+    .min(1, "must be at least 1")
+    .max(64, "must be at most 64")
+    .default(1),
   // CSV downloads streaming at once per process (lib/dashboard/export-route.ts); more wait
   // for a slot or get 503 with Retry-After. One: the server writes CSV on one thread, so a
   // second download streaming at once finishes no sooner in all, it only doubles what every

@@ -1,7 +1,7 @@
 /**
- * The one database client of a process: a pg pool shared by Prisma (through the driver
- * adapter) and by the raw-SQL hot paths. Connection attempts are bounded so a request never
- * hangs on a database that is gone.
+ * The database clients of a process: a pg pool shared by Prisma (through the driver adapter)
+ * and by the raw-SQL hot paths, and one connection of its own for the health check.
+ * Connection attempts are bounded so a request never hangs on a database that is gone.
  */
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -11,7 +11,17 @@ import { env } from "@/lib/env";
 interface Db {
   pool: pg.Pool;
   prisma: PrismaClient;
+  /**
+   * At most one connection, used by `GET /api/health` alone: the check proves that PostgreSQL
+   * answers, so it must not wait for a free connection of the shared pool, which a busy ingest
+   * load may hold entirely. Kept open while idle; a connection that fails is dropped by the
+   * pool and the next check opens a new one.
+   */
+  healthPool: pg.Pool;
 }
+
+/** Longest a health query may run before its connection is given up. */
+const HEALTH_QUERY_TIMEOUT_MS = 2_000;
 
 const globalForDb = globalThis as unknown as { routelensDb?: Db };
 
@@ -33,10 +43,21 @@ function createDb(): Db {
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
   });
+  const healthPool = new pg.Pool({
+    connectionString: DATABASE_URL,
+    max: 1,
+    connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
+    // 0: the one connection stays open between checks instead of being reopened each time.
+    idleTimeoutMillis: 0,
+    // A check whose query hangs (a server that stopped answering without closing the
+    // connection) fails, and the pool drops that connection, so the next check opens a new one.
+    query_timeout: HEALTH_QUERY_TIMEOUT_MS,
+  });
   // An idle client whose server went away must not crash the process.
   pool.on("error", () => {});
+  healthPool.on("error", () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
-  return { pool, prisma };
+  return { pool, prisma, healthPool };
 }
 
 function db(): Db {
@@ -50,4 +71,9 @@ export function getPool(): pg.Pool {
 
 export function getPrisma(): PrismaClient {
   return db().prisma;
+}
+
+/** The health check's own connection (see `Db.healthPool`); for `lib/db/health.ts` only. */
+export function getHealthPool(): pg.Pool {
+  return db().healthPool;
 }

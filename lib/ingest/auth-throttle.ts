@@ -8,6 +8,13 @@
  * behind the same address (a shared NAT, a proxy) keeps working. A valid key that this
  * process has not seen yet waits like the others until the bucket refills.
  *
+ * An address that keeps sending after `REFUSALS_SENT_AT_ONCE` 429s (a client ignoring
+ * Retry-After; the first few may have been on their way already) has each further 429 held
+ * for `REFUSAL_HOLD_MS` before it is sent. Holding is a timer and costs no CPU, so such a
+ * client can no longer make the server answer it at full speed: each of its connections gets
+ * one answer a second. At most `MAX_HELD_REFUSALS` answers are held at once per process;
+ * beyond that they are sent at once.
+ *
  * Memory is bounded: at most `TRACKED_ADDRESSES` buckets and `REMEMBERED_KEYS` key hashes,
  * the least recently used forgotten first (a forgotten bucket starts full again).
  */
@@ -23,12 +30,20 @@ export const AUTH_FAILURE_REFILL_PER_SECOND = 0.1;
 export const TRACKED_ADDRESSES = 10_000;
 /** Hashes of keys that recently authenticated, let through a throttled address. */
 export const REMEMBERED_KEYS = 10_000;
+/** 429s an address gets at once before further ones are held (requests already sent). */
+export const REFUSALS_SENT_AT_ONCE = 10;
+/** How long each further 429 of an address that has not waited is held. */
+export const REFUSAL_HOLD_MS = 1_000;
+/** 429 answers held at once per process (each an open request, a few kB). */
+export const MAX_HELD_REFUSALS = 500;
 /** Longest address kept as a bucket's name (X-Forwarded-For is whatever a client sends). */
 const ADDRESS_MAX = 100;
 
 interface Bucket {
   tokens: number;
   at: number;
+  /** 429s sent to this address since its last 401. */
+  refused?: number;
 }
 
 export interface AuthThrottleOptions {
@@ -36,6 +51,9 @@ export interface AuthThrottleOptions {
   refillPerSecond?: number;
   maxAddresses?: number;
   maxKeys?: number;
+  sentAtOnce?: number;
+  holdMs?: number;
+  maxHeld?: number;
   now?: () => number;
 }
 
@@ -50,6 +68,20 @@ function touch<V>(map: Map<string, V>, key: string, value: V, max: number): void
   }
 }
 
+/** Resolves after `ms`, or as soon as `signal` aborts (the client went away). */
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
 export class AuthThrottle {
   private readonly buckets = new Map<string, Bucket>();
   private readonly knownKeys = new Map<string, true>();
@@ -57,19 +89,31 @@ export class AuthThrottle {
   private readonly refillPerSecond: number;
   private readonly maxAddresses: number;
   private readonly maxKeys: number;
+  private readonly sentAtOnce: number;
+  private readonly holdMs: number;
+  private readonly maxHeld: number;
   private readonly now: () => number;
+  private held = 0;
 
   constructor(options: AuthThrottleOptions = {}) {
     this.burst = options.burst ?? AUTH_FAILURE_BURST;
     this.refillPerSecond = options.refillPerSecond ?? AUTH_FAILURE_REFILL_PER_SECOND;
     this.maxAddresses = options.maxAddresses ?? TRACKED_ADDRESSES;
     this.maxKeys = options.maxKeys ?? REMEMBERED_KEYS;
+    this.sentAtOnce = options.sentAtOnce ?? REFUSALS_SENT_AT_ONCE;
+    this.holdMs = options.holdMs ?? REFUSAL_HOLD_MS;
+    this.maxHeld = options.maxHeld ?? MAX_HELD_REFUSALS;
     this.now = options.now ?? Date.now;
   }
 
   /** Addresses currently tracked (for tests of the memory bound). */
   get trackedAddresses(): number {
     return this.buckets.size;
+  }
+
+  /** 429 answers being held now (for tests of the bound). */
+  get heldRefusals(): number {
+    return this.held;
   }
 
   private tokens(address: string): number {
@@ -84,6 +128,25 @@ export class AuthThrottle {
     const tokens = this.tokens(address);
     if (tokens >= 1) return 0;
     return Math.max(1, Math.ceil((1 - tokens) / this.refillPerSecond));
+  }
+
+  /**
+   * Records a 429 for `address` and waits before it is sent: not at all for the first
+   * `sentAtOnce` since the address's last 401, `holdMs` for every further one (less if `signal`
+   * aborts first, the client having gone), not at all when `maxHeld` answers are already held.
+   */
+  async holdRefusal(address: string, signal?: AbortSignal): Promise<void> {
+    const bucket = this.buckets.get(address.slice(0, ADDRESS_MAX));
+    if (!bucket) return;
+    bucket.refused = (bucket.refused ?? 0) + 1;
+    if (bucket.refused <= this.sentAtOnce) return;
+    if (this.held >= this.maxHeld) return;
+    this.held++;
+    try {
+      await wait(this.holdMs, signal);
+    } finally {
+      this.held--;
+    }
   }
 
   /** Records a 401 for `address`. */

@@ -20,6 +20,7 @@ import {
   readBody,
 } from "./request";
 import { type StoreInput, storeEvents } from "./store";
+import { TenantSlots } from "./tenant-slots";
 
 export const RETRY_AFTER_SECONDS = 5;
 /**
@@ -30,6 +31,7 @@ const SLICE_MS = 5;
 
 const authThrottle = new AuthThrottle();
 let parseBudget: ParseBudget | undefined;
+let tenantSlots: TenantSlots | undefined;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -46,13 +48,16 @@ const unavailable = () =>
 export async function handleIngest(request: Request): Promise<Response> {
   const address = clientAddress(request.headers, env().ROUTELENS_TRUST_PROXY);
   parseBudget ??= new ParseBudget(env().ROUTELENS_INGEST_PARSE_MIB * 1024 * 1024);
+  tenantSlots ??= new TenantSlots(env().ROUTELENS_INGEST_TENANT_SLOTS);
   let lease: ParseLease | null = null;
+  let releaseSlot: (() => void) | null = null;
   try {
     const authorization = request.headers.get("authorization");
-    const wait = authThrottle.retryAfterSeconds(address);
-    if (wait > 0) {
+    if (authThrottle.retryAfterSeconds(address) > 0) {
       const key = bearerTokenOf(authorization);
       if (!key || !authThrottle.isKnown(hashApiKey(key))) {
+        await authThrottle.holdRefusal(address, request.signal);
+        const wait = Math.max(1, authThrottle.retryAfterSeconds(address));
         return json(
           429,
           {
@@ -79,7 +84,9 @@ export async function handleIngest(request: Request): Promise<Response> {
     checkContentType(request.headers.get("content-type"));
     // The key is known before the body is read, so its bytes count against its tenant's share.
     lease = parseBudget.lease(tenant);
-    const batch = await parseEnvelope(await readBody(request, lease));
+    const text = await readBody(request, lease);
+    releaseSlot = await tenantSlots.acquire(tenant);
+    const batch = await parseEnvelope(text);
 
     const errors: EventError[] = [];
     const accepted: { index: number; item: StoreInput }[] = [];
@@ -106,6 +113,8 @@ export async function handleIngest(request: Request): Promise<Response> {
       });
     }
 
+    releaseSlot();
+    releaseSlot = null;
     const statuses = await storeEvents(accepted.map((a) => a.item));
     const successes: IngestSuccess[] = [];
     accepted.forEach((a, i) => {
@@ -128,6 +137,7 @@ export async function handleIngest(request: Request): Promise<Response> {
     console.error("ingest failed", error);
     return json(500, { error: "Internal error; nothing was reported as stored. Retry the batch." });
   } finally {
+    releaseSlot?.();
     lease?.release();
   }
 }

@@ -11,6 +11,7 @@ import http from "node:http";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REFUSAL_HOLD_MS, REFUSALS_SENT_AT_ONCE } from "@/lib/ingest/auth-throttle";
 import { createApiKey } from "@/lib/keys";
 import { ingestRefusalSchema, ingestResponseSchema } from "@/lib/schemas/ingest";
 import { decisionEvent } from "@/lib/telemetry/events";
@@ -346,6 +347,53 @@ describe("POST /api/ingest: wrong API keys throttled per client address", () => 
     expect(rows[0]?.n).toBe(1);
   });
 
+  it("holds each further 429 of an address that keeps sending, while a valid key from it is answered", async () => {
+    const attacker = freshAddress();
+    const mine = decisionEvent();
+    expect((await post(batchJson([decisionEvent()]), { from: attacker })).status).toBe(200);
+    for (let i = 0; i < 20; i++) {
+      const response = await post('{"batch":[]}', { apiKey: `rl_hold-${i}`, from: attacker });
+      expect(response.status).toBe(401);
+      await response.arrayBuffer();
+    }
+    // The first 429s tell the address to wait; they are sent at once.
+    for (let i = 0; i < REFUSALS_SENT_AT_ONCE; i++) {
+      const told = await post('{"batch":[]}', { apiKey: `rl_hold-told-${i}`, from: attacker });
+      expect(told.status).toBe(429);
+      await told.arrayBuffer();
+    }
+
+    // Three more, sent without waiting: each is held before it is answered. Meanwhile a valid
+    // key from the same address is answered and stored.
+    const order: string[] = [];
+    const sentAt = performance.now();
+    const held = Array.from({ length: 3 }, (_, i) =>
+      post('{"batch":[]}', { apiKey: `rl_hold-again-${i}`, from: attacker }).then(
+        async (response) => {
+          order.push("held");
+          const waited = performance.now() - sentAt;
+          return { response, body: await response.json(), waited };
+        },
+      ),
+    );
+    const valid = await post(batchJson([mine]), { from: attacker });
+    order.push("valid");
+    expect(valid.status).toBe(200);
+    for (const { response, body, waited } of await Promise.all(held)) {
+      expect(response.status).toBe(429);
+      expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(body.error).toMatch(/^Too many requests with a missing or wrong API key/);
+      // A lower bound only: the server held the answer for at least this long.
+      expect(waited).toBeGreaterThanOrEqual(REFUSAL_HOLD_MS - 5);
+    }
+    expect(order).toEqual(["valid", "held", "held", "held"]);
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM decisions WHERE event_id = $1",
+      [mine.event_id],
+    );
+    expect(rows[0]?.n).toBe(1);
+  });
+
   it("makes a valid key that never worked from a throttled address wait too", async () => {
     const attacker = freshAddress();
     for (let i = 0; i < 20; i++) {
@@ -359,5 +407,19 @@ describe("POST /api/ingest: wrong API keys throttled per client address", () => 
     expect(
       (await post(batchJson([decisionEvent()]), { apiKey: fresh, from: freshAddress() })).status,
     ).toBe(200);
+  });
+});
+
+describe("POST /api/ingest: one tenant's batches checked one at a time", () => {
+  it("lets a tenant's concurrent batches wait their turn: every one answered 200 and stored once", async () => {
+    const runId = `line-${Date.now()}`;
+    const batches = Array.from({ length: 8 }, () =>
+      Array.from({ length: 50 }, () => decisionEvent({ run_id: runId })),
+    );
+    const answers = await Promise.all(
+      batches.map((events) => post(batchJson(events), { from: freshAddress() })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    expect(await storedDecisions(runId)).toBe(400);
   });
 });
