@@ -29,6 +29,7 @@ import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
+import { createTestUser, signIn } from "@/tests/support/accounts";
 import { type AppServer, ensureBuild, startAppServer } from "./lib/app-server";
 import { PROBE_READY, percentile } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
@@ -230,13 +231,17 @@ const CASES: HostileCase[] = [
   {
     id: "export",
     title: `(d) run export of a ${EXPORT_RUN_DECISIONS.toLocaleString("en")}-decision run, 16 req, 8 in flight`,
-    run: ({ baseUrl, attacker }) =>
-      load(16, 8, () =>
+    run: async ({ baseUrl, databaseUrl, attacker }) => {
+      // Downloads need a signed-in user: the attacker is a viewer of their own tenant.
+      const user = await createTestUser(databaseUrl, { roles: { [attacker]: "viewer" } });
+      const cookie = await signIn(baseUrl, user);
+      return load(16, 8, () =>
         fetch(
           `${baseUrl}/api/export/run?tenant=${encodeURIComponent(attacker)}&runId=${EXPORT_RUN_ID}`,
-          { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
+          { headers: { Cookie: cookie }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) },
         ),
-      ),
+      );
+    },
   },
   {
     id: "keys",
