@@ -19,7 +19,10 @@ import { cache } from "react";
 import { getPrisma } from "@/lib/db/client";
 import { type TenantRole, tenantRoleSchema } from "@/lib/schemas/accounts";
 import { tenantParam } from "@/lib/schemas/dashboard";
-import { REQUEST_PATH_HEADER } from "./paths";
+import { REQUEST_PATH_HEADER, safeNextPath } from "./paths";
+
+export { safeNextPath } from "./paths";
+
 import { ALL_TENANTS, type TenantScope, tenantsScope } from "./scope";
 import { getAuth } from "./server";
 
@@ -72,12 +75,6 @@ export async function hasAnyUser(): Promise<boolean> {
   if (instanceHasUsers) return true;
   instanceHasUsers = (await getPrisma().user.count({ take: 1 })) > 0;
   return instanceHasUsers;
-}
-
-/** A same-site path to return to after signing in, or `/`. */
-export function safeNextPath(path: string | null | undefined): string {
-  if (!path?.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return "/";
-  return path.slice(0, 2_000);
 }
 
 /**

@@ -29,3 +29,9 @@ export function isPublicPath(pathname: string): boolean {
     PUBLIC_PATHS.has(pathname) || PUBLIC_PREFIXES.some((prefix) => pathname.startsWith(prefix))
   );
 }
+
+/** A same-site path to return to after signing in, or `/` (never another site's URL). */
+export function safeNextPath(path: string | null | undefined): string {
+  if (!path?.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return "/";
+  return path.slice(0, 2_000);
+}

@@ -8,14 +8,9 @@ import { ALL_TENANTS } from "@/lib/auth/scope";
 import { countRuns, listRuns, type RunsFilter } from "@/lib/db/queries/runs";
 import { createApiKey } from "@/lib/keys";
 import { decisionEvent } from "@/lib/telemetry/events";
-import { type SignedIn, signedInUser } from "../support/accounts";
 import { postBatch } from "../support/http";
 
 const baseUrl = inject("baseUrl");
-let admin: SignedIn;
-beforeAll(async () => {
-  admin = await signedInUser(baseUrl, inject("databaseUrl"), { isAdmin: true });
-});
 const tenant = `search-${Date.now()}`;
 
 /** Run ids chosen so that an unescaped `%`, `_` or `\` would match more of them. */

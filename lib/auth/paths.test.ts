@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { isPublicPath, safeNextPath } from "./paths";
+
+describe("isPublicPath", () => {
+  it.each([
+    "/api/health",
+    "/api/ingest",
+    "/api/ingest/schema",
+    "/api/auth/sign-in/email",
+    "/sign-in",
+    "/setup",
+    "/invite/abc",
+  ])("%s answers without a session", (path) => {
+    expect(isPublicPath(path)).toBe(true);
+  });
+
+  it.each([
+    "/",
+    "/runs",
+    "/runs/run-1",
+    "/api/export/runs",
+    "/api/healthz",
+    "/api/ingestion",
+    "/sign-in-elsewhere",
+    "/settings/keys",
+    "/invite",
+  ])("%s needs a session", (path) => {
+    expect(isPublicPath(path)).toBe(false);
+  });
+});
+
+describe("safeNextPath", () => {
+  it("keeps a path on this site with its query", () => {
+    expect(safeNextPath("/runs?tenant=a")).toBe("/runs?tenant=a");
+  });
+
+  it.each([
+    null,
+    undefined,
+    "",
+    "https://evil.example/",
+    "//evil.example/x",
+    "/\\evil.example",
+    "runs",
+  ])("sends %s to the overview instead", (path) => {
+    expect(safeNextPath(path)).toBe("/");
+  });
+});
