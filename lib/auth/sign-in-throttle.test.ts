@@ -3,7 +3,12 @@ import { ACCOUNT_BURST, ADDRESS_BURST, SignInThrottle } from "./sign-in-throttle
 
 function clock(start = 0) {
   let now = start;
-  return { now: () => now, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe("SignInThrottle", () => {
