@@ -3,12 +3,28 @@
  * creates a local admin and prints a one-time sign-in link.
  */
 import { getPrisma } from "@/lib/db/client";
+import { EnvError, env } from "@/lib/env";
+import { AuthConfigError, oidcSettings } from "./server";
 import { createSignInLink, createUser, issueSetupToken, publicOrigin } from "./users";
 
 const log = (line: string) => console.log(`[routelens] ${line}`);
 
 /** The local admin `npm run dev` creates on an instance without users. */
 export const LOCAL_ADMIN_EMAIL = "admin@routelens.local";
+
+/** What keeps a production server from signing anyone in, as a sentence; null when nothing. */
+export function checkAuthConfig(): string | null {
+  try {
+    if (!env().ROUTELENS_AUTH_SECRET) {
+      return "ROUTELENS_AUTH_SECRET is not set: set it to at least 32 random characters (`openssl rand -base64 32`) and start again (README, Running Routelens for a team).";
+    }
+    oidcSettings();
+    return null;
+  } catch (error) {
+    if (error instanceof AuthConfigError || error instanceof EnvError) return error.message;
+    throw error;
+  }
+}
 
 export async function announceSetupToken(): Promise<void> {
   try {
