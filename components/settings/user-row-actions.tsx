@@ -1,13 +1,8 @@
 "use client";
 
-import { useActionState } from "react";
+import { createContext, useActionState, useContext } from "react";
 import { EMPTY_FORM_STATE, type FormState } from "@/lib/auth/form-state";
-import {
-  deactivateUserAction,
-  reactivateUserAction,
-  setAdminAction,
-  setTenantRoleAction,
-} from "@/lib/auth/user-actions";
+import { setAdminAction, setTenantRoleAction, setUserActiveAction } from "@/lib/auth/user-actions";
 import type { TenantRoleEntry } from "@/lib/schemas/accounts";
 
 /** A form's answer under it: done, or what went wrong. */
@@ -32,18 +27,23 @@ function FormAnswer({ state }: { state: FormState }) {
   ) : null;
 }
 
+/**
+ * The tenants a role can be given in. A context rather than a column's closure, so the
+ * table's columns stay the same functions across refreshes and the forms keep their answers.
+ */
+export const TenantChoicesContext = createContext<readonly string[]>([]);
+
 /** One tenant and the role to give there (or none, to take it away). */
 export function TenantRoleForm({
   userId,
   email,
-  tenants,
   roles,
 }: {
   userId: string;
   email: string;
-  tenants: string[];
   roles: TenantRoleEntry[];
 }) {
+  const tenants = useContext(TenantChoicesContext);
   const [state, action, pending] = useActionState(setTenantRoleAction, EMPTY_FORM_STATE);
   if (tenants.length === 0) return <span className="muted">No tenants yet.</span>;
   const current = new Map(roles.map((entry) => [entry.tenant, entry.role]));
@@ -109,13 +109,11 @@ export function ActivationToggle({
   email: string;
   active: boolean;
 }) {
-  const [state, action, pending] = useActionState(
-    active ? deactivateUserAction : reactivateUserAction,
-    EMPTY_FORM_STATE,
-  );
+  const [state, action, pending] = useActionState(setUserActiveAction, EMPTY_FORM_STATE);
   return (
     <form action={action} className="inline-form">
       <input type="hidden" name="userId" value={userId} />
+      <input type="hidden" name="active" value={active ? "false" : "true"} />
       <button
         type="submit"
         className={active ? "button button-quiet button-danger" : "button button-quiet"}

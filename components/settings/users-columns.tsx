@@ -21,91 +21,84 @@ const column = createDataColumnHelper<UserTableRow>();
 
 const SELF_NOTE = "You cannot remove your own admin right or deactivate yourself.";
 
-export function usersColumns(tenants: string[]) {
-  return column.columns([
-    column.accessor("email", {
-      header: "User",
-      cell: (info) => (
-        <>
-          <span className="mono">{info.getValue()}</span>
-          <br />
-          <span className="muted">{info.row.original.name}</span>
-        </>
+export const usersColumns = column.columns([
+  column.accessor("email", {
+    header: "User",
+    cell: (info) => (
+      <>
+        <span className="mono">{info.getValue()}</span>
+        <br />
+        <span className="muted">{info.row.original.name}</span>
+      </>
+    ),
+  }),
+  column.accessor("isAdmin", {
+    header: "Admin",
+    cell: (info) => (info.getValue() ? "admin" : "—"),
+    meta: { description: "Instance admins see and manage every tenant, user and key" },
+  }),
+  column.accessor("roles", {
+    header: "Tenant roles",
+    cell: (info) =>
+      info.getValue().length === 0 ? (
+        <span className="muted">none</span>
+      ) : (
+        <ul className="plain-list">
+          {info.getValue().map((entry) => (
+            <li key={entry.tenant}>
+              <span className="mono">{entry.tenant}</span>: {entry.role}
+            </li>
+          ))}
+        </ul>
       ),
-    }),
-    column.accessor("isAdmin", {
-      header: "Admin",
-      cell: (info) => (info.getValue() ? "admin" : "—"),
-      meta: { description: "Instance admins see and manage every tenant, user and key" },
-    }),
-    column.accessor("roles", {
-      header: "Tenant roles",
-      cell: (info) =>
-        info.getValue().length === 0 ? (
-          <span className="muted">none</span>
-        ) : (
-          <ul className="plain-list">
-            {info.getValue().map((entry) => (
-              <li key={entry.tenant}>
-                <span className="mono">{entry.tenant}</span>: {entry.role}
-              </li>
-            ))}
-          </ul>
-        ),
-    }),
-    column.accessor("methods", {
-      header: "Sign-in",
-      cell: (info) => info.getValue().join(", ") || "—",
-      meta: { description: "How the user can sign in: password, one-time link, single sign-on" },
-    }),
-    column.accessor("deactivatedAt", {
-      header: "State",
-      cell: (info) => {
-        const at = info.getValue();
-        return at ? (
-          <span className="warn-count" title={`Deactivated ${at}`}>
-            deactivated
-          </span>
-        ) : (
-          "active"
-        );
-      },
-    }),
-    column.accessor("lastSignIn", {
-      header: "Last sign-in",
-      cell: (info) => {
-        const at = info.getValue();
-        return at ? <LocalTime iso={at} style="short" /> : <span className="muted">never</span>;
-      },
-    }),
-    column.display({
-      id: "actions",
-      header: "Change",
-      cell: (info) => {
-        const user = info.row.original;
-        return (
-          <div className="row-actions">
-            <TenantRoleForm
-              userId={user.id}
-              email={user.email}
-              tenants={tenants}
-              roles={user.roles}
-            />
-            {user.isSelf ? (
-              <span className="muted">{SELF_NOTE}</span>
-            ) : (
-              <>
-                <AdminToggle userId={user.id} email={user.email} isAdmin={user.isAdmin} />
-                <ActivationToggle
-                  userId={user.id}
-                  email={user.email}
-                  active={user.deactivatedAt === null}
-                />
-              </>
-            )}
-          </div>
-        );
-      },
-    }),
-  ]);
-}
+  }),
+  column.accessor("methods", {
+    header: "Sign-in",
+    cell: (info) => info.getValue().join(", ") || "—",
+    meta: { description: "How the user can sign in: password, one-time link, single sign-on" },
+  }),
+  column.accessor("deactivatedAt", {
+    header: "State",
+    cell: (info) => {
+      const at = info.getValue();
+      return at ? (
+        <span className="warn-count" title={`Deactivated ${at}`}>
+          deactivated
+        </span>
+      ) : (
+        "active"
+      );
+    },
+  }),
+  column.accessor("lastSignIn", {
+    header: "Last sign-in",
+    cell: (info) => {
+      const at = info.getValue();
+      return at ? <LocalTime iso={at} style="short" /> : <span className="muted">never</span>;
+    },
+  }),
+  column.display({
+    id: "actions",
+    header: "Change",
+    cell: (info) => {
+      const user = info.row.original;
+      return (
+        <div className="row-actions">
+          <TenantRoleForm userId={user.id} email={user.email} roles={user.roles} />
+          {user.isSelf ? (
+            <span className="muted">{SELF_NOTE}</span>
+          ) : (
+            <>
+              <AdminToggle userId={user.id} email={user.email} isAdmin={user.isAdmin} />
+              <ActivationToggle
+                userId={user.id}
+                email={user.email}
+                active={user.deactivatedAt === null}
+              />
+            </>
+          )}
+        </div>
+      );
+    },
+  }),
+]);

@@ -16,9 +16,14 @@ export async function acceptInvitationAction(
   const requestHeaders = await headers();
   const result = await acceptInvitation(read.data.token, read.data, requestHeaders);
   if (!result.ok) return { error: INVITATION_PROBLEMS[result.reason] };
-  await getAuth().api.signInEmail({
-    body: { email: result.email, password: read.data.password },
-    headers: requestHeaders,
-  });
+  try {
+    await getAuth().api.signInEmail({
+      body: { email: result.email, password: read.data.password },
+      headers: requestHeaders,
+    });
+  } catch {
+    // The account exists either way: signing in by hand is the way on.
+    redirect("/sign-in");
+  }
   redirect("/");
 }

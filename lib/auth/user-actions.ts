@@ -10,9 +10,9 @@ import {
   INVITE_ROLE_FIELD_PREFIX,
   invitationIdFormSchema,
   inviteFormSchema,
+  setActiveFormSchema,
   setAdminFormSchema,
   setTenantRoleFormSchema,
-  userIdFormSchema,
 } from "@/lib/schemas/accounts";
 import { getViewer } from "./access";
 import { type FormState, readForm } from "./form-state";
@@ -118,30 +118,22 @@ export async function setAdminAction(_previous: FormState, form: FormData): Prom
   });
 }
 
-export async function deactivateUserAction(
+/** Deactivates (their sessions end at once) or reactivates a user. */
+export async function setUserActiveAction(
   _previous: FormState,
   form: FormData,
 ): Promise<FormState> {
-  const read = readForm(userIdFormSchema, form);
+  const read = readForm(setActiveFormSchema, form);
   if (!read.ok) return read.state;
+  const { userId, active } = read.data;
   const requestHeaders = await headers();
   const viewer = await getViewer();
   return answer(async () => {
-    await deactivate(viewer, read.data.userId, requestHeaders);
+    if (active) {
+      await reactivate(viewer, userId, requestHeaders);
+      return { done: "Reactivated: they can sign in again." };
+    }
+    await deactivate(viewer, userId, requestHeaders);
     return { done: "Deactivated: their sessions have ended." };
-  });
-}
-
-export async function reactivateUserAction(
-  _previous: FormState,
-  form: FormData,
-): Promise<FormState> {
-  const read = readForm(userIdFormSchema, form);
-  if (!read.ok) return read.state;
-  const requestHeaders = await headers();
-  const viewer = await getViewer();
-  return answer(async () => {
-    await reactivate(viewer, read.data.userId, requestHeaders);
-    return { done: "Reactivated: they can sign in again." };
   });
 }

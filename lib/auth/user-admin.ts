@@ -122,7 +122,13 @@ export async function setAdmin(
   });
 }
 
-/** Deactivates `userId`: their sessions end at once and they cannot start another. */
+/**
+ * Deactivates `userId`: their sessions are deleted (every page then sends them to sign-in,
+ * every download answers 401) and the access check refuses them even with a session left.
+ * Signing in again: a wrong password gets the same 401 as an unknown email, so nothing is
+ * revealed; only the right password is told (403) that the account is deactivated, which
+ * tells the owner whom to ask and tells a guesser nothing a wrong guess would not.
+ */
 export async function deactivate(
   actor: Viewer | null,
   userId: string,

@@ -96,8 +96,13 @@ export const setAdminFormSchema = z.object({
     .transform((v) => v === "true"),
 });
 
-/** Settings → Users: deactivate or reactivate a user. */
-export const userIdFormSchema = z.object({ userId: recordIdSchema });
+/** Settings → Users: deactivate (`active=false`) or reactivate (`active=true`) a user. */
+export const setActiveFormSchema = z.object({
+  userId: recordIdSchema,
+  active: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true"),
+});
 
 /** Settings → Users: revoke a pending invitation. */
 export const invitationIdFormSchema = z.object({
