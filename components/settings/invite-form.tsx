@@ -24,7 +24,7 @@ export function InviteForm({ tenants }: { tenants: string[] }) {
           </div>
         </div>
       ) : null}
-      <form action={action} className="form-stack" aria-label="Invite a user">
+      <form action={action} className="form-stack invite-form" aria-label="Invite a user">
         <label className="field">
           Email
           <input

@@ -9,7 +9,10 @@ import type { TenantRoleEntry } from "@/lib/schemas/accounts";
 function FormAnswer({ state }: { state: FormState }) {
   const problems = [
     state.error,
-    ...Object.entries(state.fieldErrors ?? {}).map(([f, m]) => `${f} ${m}`),
+    // A schema's rule ("must be …") gets its field's name; a sentence already names it.
+    ...Object.entries(state.fieldErrors ?? {}).map(([field, message]) =>
+      /^[A-Z]/.test(message) ? message : `${field} ${message}`,
+    ),
   ]
     .filter(Boolean)
     .join(" ");

@@ -68,7 +68,7 @@ export async function inviteUser(
   const email = invitation.email.toLowerCase();
   if (await prisma.user.findUnique({ where: { email }, select: { id: true } })) {
     throw new UserAdminError(
-      `belongs to a user of this Routelens already: change their roles in the users table instead of inviting them.`,
+      "This email belongs to a user of this Routelens already (one user per email): change their roles in the users table instead of inviting them.",
       "email",
     );
   }
@@ -80,7 +80,7 @@ export async function inviteUser(
   const missing = [...roles.keys()].filter((tenant) => !tenants.some((row) => row.id === tenant));
   if (missing.length > 0) {
     throw new UserAdminError(
-      `must name existing tenants: ${missing.slice(0, 5).join(", ")} ${missing.length === 1 ? "does" : "do"} not exist.`,
+      `Tenant roles must name existing tenants: ${missing.slice(0, 5).join(", ")} ${missing.length === 1 ? "does" : "do"} not exist.`,
       "roles",
     );
   }

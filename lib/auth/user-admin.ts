@@ -72,7 +72,7 @@ export async function setTenantRole(
     });
     if (!tenant) {
       throw new UserAdminError(
-        `names no tenant of this Routelens: ${change.tenant} does not exist.`,
+        `The tenant must exist: ${change.tenant} is not a tenant of this Routelens.`,
         "tenant",
       );
     }

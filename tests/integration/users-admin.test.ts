@@ -333,7 +333,7 @@ describe("invitations", () => {
       inviteUser(adminViewer, { email: admin.email.toUpperCase(), isAdmin: false, roles: [] }),
     ).rejects.toMatchObject({
       field: "email",
-      message: expect.stringMatching(/belongs to a user/),
+      message: expect.stringMatching(/email belongs to a user/),
     });
     await expect(
       inviteUser(adminViewer, {
