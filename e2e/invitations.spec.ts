@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { decisionEvent } from "./support/events";
 import { createKey, sendBatch } from "./support/server";
-import { createE2eUser, signInAs } from "./support/sign-in";
+import { E2E_ADMIN, signInAs } from "./support/sign-in";
 
 const run = randomBytes(3).toString("hex");
 const TENANT_A = `invite-a-${run}`;
@@ -22,9 +22,11 @@ test("an invited viewer of tenant A sees only A, and is signed out once deactiva
   for (const tenant of [TENANT_A, TENANT_B]) {
     await sendBatch(await createKey(tenant), [decisionEvent({ run_id: `run-${tenant}` })]);
   }
-  const admin = await createE2eUser({ isAdmin: true });
+  const admin = E2E_ADMIN;
+  const signedOut = { cookies: [], origins: [] };
 
   const adminContext = await browser.newContext({
+    storageState: signedOut,
     permissions: ["clipboard-read", "clipboard-write"],
   });
   const adminPage = await adminContext.newPage();
@@ -56,7 +58,7 @@ test("an invited viewer of tenant A sees only A, and is signed out once deactiva
   await expect(adminPage.getByTestId("invitation-link")).toHaveCount(0);
 
   // The invited person, in a browser of their own.
-  const invitedContext = await browser.newContext();
+  const invitedContext = await browser.newContext({ storageState: signedOut });
   const invitedPage = await invitedContext.newPage();
   await invitedPage.goto(copied);
   await expect(invitedPage.getByText(INVITED)).toBeVisible();

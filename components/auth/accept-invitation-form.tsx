@@ -19,6 +19,7 @@ export function AcceptInvitationForm({ token, email }: { token: string; email: s
         <input
           type="text"
           name="name"
+          defaultValue={state.values?.name}
           autoComplete="name"
           required
           {...describedBy(state, "name")}

@@ -30,6 +30,7 @@ export function InviteForm({ tenants }: { tenants: string[] }) {
           <input
             type="email"
             name="email"
+            defaultValue={state.values?.email}
             autoComplete="off"
             required
             {...describedBy(state, "email")}
@@ -37,7 +38,7 @@ export function InviteForm({ tenants }: { tenants: string[] }) {
           <FieldError state={state} name="email" />
         </label>
         <label className="field field-check">
-          <input type="checkbox" name="isAdmin" />
+          <input type="checkbox" name="isAdmin" defaultChecked={state.values?.isAdmin === "on"} />
           Instance admin (sees and manages every tenant, user and key)
         </label>
         <fieldset className="role-fieldset" {...describedBy(state, "roles")}>
@@ -49,7 +50,10 @@ export function InviteForm({ tenants }: { tenants: string[] }) {
               {tenants.map((tenant) => (
                 <label key={tenant} className="field">
                   <span className="mono">{tenant}</span>
-                  <select name={`${INVITE_ROLE_FIELD_PREFIX}${tenant}`} defaultValue="none">
+                  <select
+                    name={`${INVITE_ROLE_FIELD_PREFIX}${tenant}`}
+                    defaultValue={state.values?.[`${INVITE_ROLE_FIELD_PREFIX}${tenant}`] ?? "none"}
+                  >
                     <option value="none">none</option>
                     <option value="viewer">viewer</option>
                     <option value="maintainer">maintainer</option>

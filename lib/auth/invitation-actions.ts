@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { acceptInvitationSchema } from "@/lib/schemas/accounts";
-import { type FormState, readForm } from "./form-state";
+import { type FormState, readForm, typedValues } from "./form-state";
 import { acceptInvitation, INVITATION_PROBLEMS } from "./invitations";
 import { getAuth } from "./server";
 
@@ -15,7 +15,9 @@ export async function acceptInvitationAction(
   if (!read.ok) return read.state;
   const requestHeaders = await headers();
   const result = await acceptInvitation(read.data.token, read.data, requestHeaders);
-  if (!result.ok) return { error: INVITATION_PROBLEMS[result.reason] };
+  if (!result.ok) {
+    return { error: INVITATION_PROBLEMS[result.reason], values: typedValues(form) };
+  }
   try {
     await getAuth().api.signInEmail({
       body: { email: result.email, password: read.data.password },

@@ -15,23 +15,24 @@ import {
   setTenantRoleFormSchema,
 } from "@/lib/schemas/accounts";
 import { getViewer } from "./access";
-import { type FormState, readForm } from "./form-state";
+import { type FormState, readForm, typedValues } from "./form-state";
 import { INVITE_PATH, invitationOrigin, inviteUser, revokeInvitation } from "./invitations";
 import { deactivate, reactivate, setAdmin, setTenantRole, UserAdminError } from "./user-admin";
 
 const USERS_PATH = "/settings/users";
 
-/** Runs `change`, mapping a refused change to the form's answer. */
-async function answer(change: () => Promise<FormState>): Promise<FormState> {
+/** Runs `change`, mapping a refused change to the form's answer (with what was typed). */
+async function answer(form: FormData, change: () => Promise<FormState>): Promise<FormState> {
   try {
     const state = await change();
     revalidatePath(USERS_PATH);
     return state;
   } catch (error) {
     if (error instanceof UserAdminError) {
+      const values = typedValues(form);
       return error.field
-        ? { fieldErrors: { [error.field]: error.message } }
-        : { error: error.message };
+        ? { fieldErrors: { [error.field]: error.message }, values }
+        : { error: error.message, values };
     }
     throw error;
   }
@@ -55,11 +56,11 @@ export async function inviteUserAction(_previous: FormState, form: FormData): Pr
       const field = name.startsWith("roles") ? "roles" : name;
       fieldErrors[field] ??= message;
     }
-    return { fieldErrors };
+    return { fieldErrors, values: typedValues(form) };
   }
   const requestHeaders = await headers();
   const viewer = await getViewer();
-  return answer(async () => {
+  return answer(form, async () => {
     const created = await inviteUser(viewer, read.data, requestHeaders);
     return {
       done: `Invitation for ${read.data.email} created. Send this link to them; it is shown only now and works once, for 7 days.`,
@@ -76,7 +77,7 @@ export async function revokeInvitationAction(
   if (!read.ok) return read.state;
   const requestHeaders = await headers();
   const viewer = await getViewer();
-  return answer(async () => {
+  return answer(form, async () => {
     await revokeInvitation(viewer, read.data.invitationId, requestHeaders);
     return { done: "Invitation revoked." };
   });
@@ -91,7 +92,7 @@ export async function setTenantRoleAction(
   const { userId, tenant, role } = read.data;
   const requestHeaders = await headers();
   const viewer = await getViewer();
-  return answer(async () => {
+  return answer(form, async () => {
     const { before } = await setTenantRole(
       viewer,
       { userId, tenant, role: role === "none" ? null : role },
@@ -112,7 +113,7 @@ export async function setAdminAction(_previous: FormState, form: FormData): Prom
   if (!read.ok) return read.state;
   const requestHeaders = await headers();
   const viewer = await getViewer();
-  return answer(async () => {
+  return answer(form, async () => {
     await setAdmin(viewer, read.data, requestHeaders);
     return { done: read.data.isAdmin ? "Now an admin." : "No longer an admin." };
   });
@@ -128,7 +129,7 @@ export async function setUserActiveAction(
   const { userId, active } = read.data;
   const requestHeaders = await headers();
   const viewer = await getViewer();
-  return answer(async () => {
+  return answer(form, async () => {
     if (active) {
       await reactivate(viewer, userId, requestHeaders);
       return { done: "Reactivated: they can sign in again." };
