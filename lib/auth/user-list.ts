@@ -9,7 +9,7 @@ export interface UserSummary {
   isAdmin: boolean;
   deactivatedAt: Date | null;
   createdAt: Date;
-  /** The latest session start, if any session is left. */
+  /** The latest sign-in, from the audit log (sessions are deleted at sign-out). */
   lastSignIn: Date | null;
   roles: { tenant: string; role: TenantRole }[];
   /** How the user can sign in: "password", "sso". */
@@ -28,10 +28,10 @@ export async function listUsers(): Promise<UserSummary[]> {
       deactivatedAt: true,
       createdAt: true,
       memberships: { select: { tenantId: true, role: true }, orderBy: { tenantId: "asc" } },
-      sessions: { select: { createdAt: true }, orderBy: { createdAt: "desc" }, take: 1 },
       accounts: { select: { providerId: true, password: true } },
     },
   });
+  const lastSignIns = await latestSignIns(users.map((user) => user.id));
   return users.map((user) => ({
     id: user.id,
     email: user.email,
@@ -39,7 +39,7 @@ export async function listUsers(): Promise<UserSummary[]> {
     isAdmin: user.isAdmin,
     deactivatedAt: user.deactivatedAt,
     createdAt: user.createdAt,
-    lastSignIn: user.sessions[0]?.createdAt ?? null,
+    lastSignIn: lastSignIns.get(user.id) ?? null,
     roles: user.memberships.flatMap((member) => {
       const role = tenantRoleSchema.safeParse(member.role);
       return role.success ? [{ tenant: member.tenantId, role: role.data }] : [];
@@ -48,4 +48,19 @@ export async function listUsers(): Promise<UserSummary[]> {
       account.providerId === "credential" ? (account.password ? "password" : "link") : "sso",
     ),
   }));
+}
+
+/** Each user's latest `sign-in` audit row. */
+async function latestSignIns(userIds: string[]): Promise<Map<string, Date>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await getPrisma().auditEntry.groupBy({
+    by: ["actorId"],
+    where: { action: "sign-in", actorId: { in: userIds } },
+    _max: { at: true },
+  });
+  const latest = new Map<string, Date>();
+  for (const row of rows) {
+    if (row.actorId && row._max.at) latest.set(row.actorId, row._max.at);
+  }
+  return latest;
 }

@@ -72,3 +72,42 @@ export const signInSearchSchema = z.object({
   next: z.string().max(2_000).optional().catch(undefined),
   error: z.string().max(100).optional().catch(undefined),
 });
+
+/** A role to give in a tenant, or `none` to take the user's role there away. */
+export const tenantRoleChoiceSchema = z.enum(["none", ...TENANT_ROLES], {
+  error: "must be none, viewer or maintainer",
+});
+
+/** An id of a user or an invitation sent back by a settings form. */
+const recordIdSchema = z.string().trim().min(1, "is required").max(64, "is not a valid id");
+
+/** Settings → Users: one user's role in one tenant. */
+export const setTenantRoleFormSchema = z.object({
+  userId: recordIdSchema,
+  tenant: tenantIdSchema,
+  role: tenantRoleChoiceSchema,
+});
+
+/** Settings → Users: make or unmake an admin. */
+export const setAdminFormSchema = z.object({
+  userId: recordIdSchema,
+  isAdmin: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((v) => v === "true"),
+});
+
+/** Settings → Users: deactivate (`active=false`) or reactivate (`active=true`) a user. */
+export const setActiveFormSchema = z.object({
+  userId: recordIdSchema,
+  active: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true"),
+});
+
+/** Settings → Users: revoke a pending invitation. */
+export const invitationIdFormSchema = z.object({
+  invitationId: z.uuid({ error: "is not a valid invitation id" }),
+});
+
+/** The invite form's role select of a tenant is named `role:<tenant>`. */
+export const INVITE_ROLE_FIELD_PREFIX = "role:";

@@ -1,0 +1,51 @@
+"use client";
+
+import { useActionState } from "react";
+import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
+import { acceptInvitationAction } from "@/lib/auth/invitation-actions";
+import { PASSWORD_MIN } from "@/lib/schemas/accounts";
+import { describedBy, FieldError } from "./field-error";
+
+/** The invited person's name and password; on success they are signed in and sent to `/`. */
+export function AcceptInvitationForm({ token, email }: { token: string; email: string }) {
+  const [state, action, pending] = useActionState(acceptInvitationAction, EMPTY_FORM_STATE);
+  return (
+    <form action={action} className="form-stack">
+      <input type="hidden" name="token" value={token} />
+      {/* Lets password managers store the new password under the right email. */}
+      <input type="hidden" name="username" autoComplete="username" value={email} />
+      <label className="field">
+        Your name
+        <input
+          type="text"
+          name="name"
+          defaultValue={state.values?.name}
+          autoComplete="name"
+          required
+          {...describedBy(state, "name")}
+        />
+        <FieldError state={state} name="name" />
+      </label>
+      <label className="field">
+        Password (at least {PASSWORD_MIN} characters)
+        <input
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          minLength={PASSWORD_MIN}
+          required
+          {...describedBy(state, "password")}
+        />
+        <FieldError state={state} name="password" />
+      </label>
+      {state.error || state.fieldErrors?.token ? (
+        <p className="form-error" role="alert">
+          {state.error ?? `The invitation token ${state.fieldErrors?.token}.`}
+        </p>
+      ) : null}
+      <button type="submit" className="button button-primary" disabled={pending}>
+        {pending ? "Creating your account…" : "Create my account and sign in"}
+      </button>
+    </form>
+  );
+}
