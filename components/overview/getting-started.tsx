@@ -15,7 +15,10 @@ export function GettingStarted({ origin, now }: { origin: string; now: Date }) {
       </p>
       <ol>
         <li>
-          <p>Create an API key for a tenant (it is printed once, on the last line):</p>
+          <p>
+            Create an API key for a tenant on <a href="/settings/keys">Settings → Ingest keys</a>{" "}
+            (shown once), or on the server (printed once, on the last line):
+          </p>
           <div className="code-with-copy">
             <pre className="code-block">
               <code>{CREATE_KEY}</code>
@@ -42,6 +45,19 @@ export function GettingStarted({ origin, now }: { origin: string; now: Date }) {
           </p>
         </li>
       </ol>
+    </section>
+  );
+}
+
+/** The overview of a user who is a member of no tenant yet: nothing to show, and why. */
+export function NoTenantsYet() {
+  return (
+    <section className="panel getting-started" aria-labelledby="no-tenants-title">
+      <h2 id="no-tenants-title">No tenants yet</h2>
+      <p>
+        Your account is not a member of any tenant, so there is nothing to show. Ask an admin of
+        this Routelens to give you a role (viewer or maintainer) in your team's tenants.
+      </p>
     </section>
   );
 }

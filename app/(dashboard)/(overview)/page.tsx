@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { Suspense } from "react";
-import { GettingStarted } from "@/components/overview/getting-started";
+import { GettingStarted, NoTenantsYet } from "@/components/overview/getting-started";
 import {
   BreakdownSection,
   ChartsSection,
@@ -54,6 +54,14 @@ export default async function OverviewPage({
     listTenantIds(scope),
   ]);
 
+  if (!scope.all && scope.tenants.length === 0) {
+    return (
+      <>
+        <PageHeader title="Overview" />
+        <NoTenantsYet />
+      </>
+    );
+  }
   if (!hasData) {
     return (
       <>
