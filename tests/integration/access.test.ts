@@ -195,6 +195,15 @@ describe("a viewer of one tenant", () => {
     expect(everything).toContain(tenantB);
   });
 
+  it("is told to ask an admin while they are a member of no tenant, and reads nothing", async () => {
+    const nobody = await signedInUser(baseUrl, databaseUrl);
+    const overview = await nobody.fetch("/");
+    expect(overview.status).toBe(200);
+    expect(await overview.text()).toContain("No tenants yet");
+    const runs = await (await nobody.fetch("/api/export/runs")).text();
+    expect(runs.trim().split("\n")).toHaveLength(1); // the header line only
+  });
+
   it("does not learn whether another tenant's run id exists", async () => {
     const existing = await viewerA.fetch(`/runs/${runB}`);
     const missing = await viewerA.fetch(`/runs/run-that-was-never-sent-${stamp}`);
