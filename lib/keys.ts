@@ -3,6 +3,7 @@
  * only its SHA-256 hash and a short prefix that identifies it in lists and for revocation.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { TenantScope } from "@/lib/auth/scope";
 import { getPool, getPrisma } from "@/lib/db/client";
 import { tenantIdSchema } from "@/lib/schemas/tenant";
 
@@ -24,10 +25,17 @@ export function generateApiKey(): { key: string; prefix: string; hash: string } 
   return { key, prefix: key.slice(0, KEY_PREFIX_LENGTH), hash: hashApiKey(key) };
 }
 
-/** Creates the tenant if needed and a new key for it. The key itself is never stored. */
+/**
+ * Creates the tenant if needed and a new key for it. The key itself is never stored.
+ * `createdBy` is the user who made it in the dashboard; the command line leaves it empty.
+ */
 export async function createApiKey(
   tenantId: string,
-  { label, isDemo = false }: { label?: string; isDemo?: boolean } = {},
+  {
+    label,
+    isDemo = false,
+    createdBy = null,
+  }: { label?: string | undefined; isDemo?: boolean; createdBy?: string | null } = {},
 ): Promise<CreatedKey> {
   const tenant = tenantIdSchema.parse(tenantId);
   const { key, prefix, hash } = generateApiKey();
@@ -39,7 +47,7 @@ export async function createApiKey(
       update: {},
     }),
     prisma.apiKey.create({
-      data: { id: randomUUID(), tenantId: tenant, prefix, hash, label },
+      data: { id: randomUUID(), tenantId: tenant, prefix, hash, label, createdBy },
     }),
   ]);
   return { key, prefix, tenantId: tenant };
@@ -68,6 +76,64 @@ export async function listApiKeys(): Promise<ApiKeySummary[]> {
     select: SUMMARY_FIELDS,
     orderBy: [{ tenantId: "asc" }, { createdAt: "asc" }],
   });
+}
+
+/** A key as the settings page lists it: with its id (for revocation) and its creator's email. */
+export interface ManagedKey extends ApiKeySummary {
+  id: string;
+  /** The creator's email; null for keys made by `npm run keys` (or whose creator was removed). */
+  creatorEmail: string | null;
+}
+
+const MANAGED_FIELDS = {
+  ...SUMMARY_FIELDS,
+  id: true,
+  creator: { select: { email: true } },
+} as const;
+
+/** At most this many keys are listed at once (far more than any tenant keeps). */
+export const MANAGED_KEYS_LIMIT = 2_000;
+
+/** The keys of the tenants in `scope`, by tenant, newest first. */
+export async function listApiKeysInScope(scope: TenantScope): Promise<ManagedKey[]> {
+  const rows = await getPrisma().apiKey.findMany({
+    where: scope.all ? {} : { tenantId: { in: [...scope.tenants] } },
+    select: MANAGED_FIELDS,
+    orderBy: [{ tenantId: "asc" }, { createdAt: "desc" }, { prefix: "asc" }],
+    take: MANAGED_KEYS_LIMIT,
+  });
+  return rows.map(({ creator, ...key }) => ({ ...key, creatorEmail: creator?.email ?? null }));
+}
+
+export type RevokeInScopeResult =
+  | { status: "revoked"; key: ApiKeySummary }
+  | { status: "already-revoked"; key: ApiKeySummary }
+  | { status: "not-found" };
+
+/**
+ * Revokes the key with this id when it belongs to a tenant in `scope`. A key of another
+ * tenant is answered exactly like a key that does not exist.
+ */
+export async function revokeApiKeyInScope(
+  id: string,
+  scope: TenantScope,
+): Promise<RevokeInScopeResult> {
+  const prisma = getPrisma();
+  const where = scope.all ? { id } : { id, tenantId: { in: [...scope.tenants] } };
+  const found = await prisma.apiKey.findFirst({ where, select: SUMMARY_FIELDS });
+  if (!found) return { status: "not-found" };
+  if (found.revokedAt) return { status: "already-revoked", key: found };
+  // Only an active key is revoked, so a second click cannot move the revocation time.
+  const revokedAt = new Date();
+  const { count } = await prisma.apiKey.updateMany({
+    where: { ...where, revokedAt: null },
+    data: { revokedAt },
+  });
+  if (count === 0) {
+    const again = await prisma.apiKey.findFirst({ where, select: SUMMARY_FIELDS });
+    return again ? { status: "already-revoked", key: again } : { status: "not-found" };
+  }
+  return { status: "revoked", key: { ...found, revokedAt } };
 }
 
 export class KeyNotFoundError extends Error {

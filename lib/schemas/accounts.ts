@@ -67,6 +67,11 @@ export const keyLabelSchema = z
 
 export const createKeyFormSchema = z.object({ tenant: tenantIdSchema, label: keyLabelSchema });
 
+/** Revoking a key on the settings page: the key's id (its row, not the secret). */
+export const revokeKeyFormSchema = z.object({
+  keyId: z.uuid({ error: "must be the id of a key listed on this page" }),
+});
+
 /** `/sign-in?next=/runs&error=INVALID_TOKEN` */
 export const signInSearchSchema = z.object({
   next: z.string().max(2_000).optional().catch(undefined),
