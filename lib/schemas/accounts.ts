@@ -65,7 +65,11 @@ export const keyLabelSchema = z
   .max(200, "must be at most 200 characters")
   .transform((label) => (label === "" ? undefined : label));
 
-export const createKeyFormSchema = z.object({ tenant: tenantIdSchema, label: keyLabelSchema });
+/** Creating a key on the settings page; a form without a label field means no label. */
+export const createKeyFormSchema = z.object({
+  tenant: tenantIdSchema,
+  label: keyLabelSchema.optional(),
+});
 
 /** Revoking a key on the settings page: the key's id (its row, not the secret). */
 export const revokeKeyFormSchema = z.object({
