@@ -93,6 +93,7 @@ test("an admin creates a key, ingests with it, sees the run, then revokes it", a
   const listed = page.getByTestId("keys-table").getByRole("row").filter({ hasText: prefix });
   await listed.getByRole("button", { name: `Revoke key ${prefix}… of ${TENANT}` }).click();
   expect((await postWith(key)).status).toBe(200);
+  await page.screenshot({ path: testInfo.outputPath("settings-keys-confirm.png"), fullPage: true });
   await listed.getByRole("button", { name: `Revoke ${prefix}…` }).click();
   await expect(listed).toContainText("revoked");
   await expect(listed.getByRole("button")).toHaveCount(0);
