@@ -55,6 +55,16 @@ test("an admin creates a key, ingests with it, sees the run, then revokes it", a
   await expect(tabs.getByRole("link", { name: "Users" })).toBeVisible();
   await expect(tabs.getByRole("link", { name: "Audit log" })).toBeVisible();
 
+  // A bad tenant id is refused with the field and its rule named, and what was typed stays.
+  await page.getByLabel("Tenant").fill("not a tenant id");
+  await page.getByLabel(/^Label/).fill("kept label");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.locator("#tenant-error")).toHaveText("letters, digits, '.', '_' and '-' only");
+  await expect(page.getByLabel("Tenant")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Tenant")).toHaveValue("not a tenant id");
+  await expect(page.getByLabel(/^Label/)).toHaveValue("kept label");
+  await expect(page.getByTestId("new-key")).toHaveCount(0);
+
   // Create: a new tenant id typed by the admin, with a label.
   await page.getByLabel("Tenant").fill(TENANT);
   await page.getByLabel(/^Label/).fill("e2e agent");

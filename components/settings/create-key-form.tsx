@@ -30,6 +30,7 @@ export function CreateKeyForm({ tenants, canCreateTenant }: Props) {
               id="key-tenant"
               type="text"
               name="tenant"
+              defaultValue={state.values?.tenant}
               list={TENANT_LIST_ID}
               autoComplete="off"
               maxLength={100}
@@ -53,7 +54,12 @@ export function CreateKeyForm({ tenants, canCreateTenant }: Props) {
         ) : (
           <label className="field">
             Tenant
-            <select name="tenant" required defaultValue={tenants[0]} {...tenantProblem}>
+            <select
+              name="tenant"
+              required
+              defaultValue={state.values?.tenant ?? tenants[0]}
+              {...tenantProblem}
+            >
               {tenants.map((tenant) => (
                 <option key={tenant} value={tenant}>
                   {tenant}
@@ -68,6 +74,7 @@ export function CreateKeyForm({ tenants, canCreateTenant }: Props) {
           <input
             type="text"
             name="label"
+            defaultValue={state.values?.label}
             autoComplete="off"
             maxLength={200}
             placeholder="e.g. support-agent production"

@@ -10,7 +10,7 @@ import { createApiKey, listApiKeysInScope, revokeApiKeyInScope } from "@/lib/key
 import { createKeyFormSchema, revokeKeyFormSchema } from "@/lib/schemas/accounts";
 import { canMaintain, maintainedTenants, type Viewer } from "./access";
 import { recordAudit } from "./audit";
-import { type FormState, formError, readForm } from "./form-state";
+import { type FormState, formError, readForm, typedValues } from "./form-state";
 import { ALL_TENANTS, type TenantScope, tenantsScope } from "./scope";
 
 /** The tenants whose keys `viewer` manages: every tenant for an admin. */
@@ -87,7 +87,9 @@ export async function createKeyAs(
   if (!read.ok) return read.state;
   const { tenant, label } = read.data;
   // Only admins create tenants; for anyone else an unknown tenant is one they do not maintain.
-  if (!canMaintain(viewer, tenant)) return formError("tenant", TENANT_NOT_MANAGED);
+  if (!canMaintain(viewer, tenant)) {
+    return formError("tenant", TENANT_NOT_MANAGED, typedValues(form));
+  }
   const created = await createApiKey(tenant, { label, createdBy: viewer.userId });
   await recordAudit({
     action: "key-created",

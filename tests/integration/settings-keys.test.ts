@@ -174,7 +174,8 @@ describe("a maintainer of tenant A", () => {
     const forB = await createKeyAs(maintainerA, form({ tenant: tenantB }));
     const forMissing = await createKeyAs(maintainerA, form({ tenant: missing }));
     expect(forB.fieldErrors?.tenant).toMatch(/not a tenant whose keys you manage/);
-    expect(forB).toEqual(forMissing);
+    expect(forB.fieldErrors).toEqual(forMissing.fieldErrors);
+    expect(forB.error).toEqual(forMissing.error);
     expect(forB.secret).toBeUndefined();
     expect(await countKeys(tenantB)).toBe(1);
     expect(await tenantExists(missing)).toBe(false);
