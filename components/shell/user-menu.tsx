@@ -1,12 +1,10 @@
-import Link from "next/link";
 import type { Viewer } from "@/lib/auth/access";
 import { signOut } from "@/lib/auth/actions";
 
-/** The signed-in user, their settings and sign-out, at the end of the shell's header. */
+/** The signed-in user and sign-out, at the end of the shell's header. */
 export function UserMenu({ viewer }: { viewer: Viewer }) {
   return (
     <div className="shell-user">
-      <Link href="/settings/keys">Settings</Link>
       <span title={viewer.isAdmin ? "Instance admin" : undefined}>
         {viewer.email}
         {viewer.isAdmin ? " (admin)" : ""}
