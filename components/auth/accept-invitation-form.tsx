@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
 import { acceptInvitationAction } from "@/lib/auth/invitation-actions";
 import { PASSWORD_MIN } from "@/lib/schemas/accounts";
-import { describedBy, FieldError } from "./field-error";
+import { FormField } from "./field-error";
 
 /** The invited person's name and password; on success they are signed in and sent to `/`. */
 export function AcceptInvitationForm({ token, email }: { token: string; email: string }) {
@@ -14,30 +14,16 @@ export function AcceptInvitationForm({ token, email }: { token: string; email: s
       <input type="hidden" name="token" value={token} />
       {/* Lets password managers store the new password under the right email. */}
       <input type="hidden" name="username" autoComplete="username" value={email} />
-      <label className="field">
-        Your name
-        <input
-          type="text"
-          name="name"
-          defaultValue={state.values?.name}
-          autoComplete="name"
-          required
-          {...describedBy(state, "name")}
-        />
-        <FieldError state={state} name="name" />
-      </label>
-      <label className="field">
-        Password (at least {PASSWORD_MIN} characters)
-        <input
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN}
-          required
-          {...describedBy(state, "password")}
-        />
-        <FieldError state={state} name="password" />
-      </label>
+      <FormField state={state} name="name" label="Your name" autoComplete="name" required />
+      <FormField
+        state={state}
+        name="password"
+        label={`Password (at least ${PASSWORD_MIN} characters)`}
+        type="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN}
+        required
+      />
       {state.error || state.fieldErrors?.token ? (
         <p className="form-error" role="alert">
           {state.error ?? `The invitation token ${state.fieldErrors?.token}.`}

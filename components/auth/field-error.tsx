@@ -1,3 +1,4 @@
+import type { InputHTMLAttributes, ReactNode } from "react";
 import type { FormState } from "@/lib/auth/form-state";
 
 /** A field's problem from a server action's answer, tied to the input by its id. */
@@ -18,4 +19,32 @@ export function describedBy(state: FormState, name: string) {
     "aria-invalid": invalid || undefined,
     "aria-describedby": invalid ? `${name}-error` : undefined,
   };
+}
+
+interface FormFieldProps
+  extends Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "defaultValue"> {
+  /** The server action's last answer: the field's error, and what was typed before it. */
+  state: FormState;
+  name: string;
+  label: ReactNode;
+}
+
+/**
+ * A labelled input of a server-action form: typed values come back after a refusal (never
+ * passwords), and the field's error is shown under it and tied to it.
+ */
+export function FormField({ state, name, label, type = "text", ...input }: FormFieldProps) {
+  return (
+    <label className="field">
+      {label}
+      <input
+        type={type}
+        name={name}
+        defaultValue={type === "password" ? undefined : state.values?.[name]}
+        {...input}
+        {...describedBy(state, name)}
+      />
+      <FieldError state={state} name={name} />
+    </label>
+  );
 }

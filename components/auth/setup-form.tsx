@@ -4,61 +4,38 @@ import { useActionState } from "react";
 import { setUpInstance } from "@/lib/auth/actions";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
 import { PASSWORD_MIN } from "@/lib/schemas/accounts";
-import { describedBy, FieldError } from "./field-error";
+import { FormField } from "./field-error";
 
 /** The first admin of a new instance, with the setup token from the server log. */
 export function SetupForm() {
   const [state, action, pending] = useActionState(setUpInstance, EMPTY_FORM_STATE);
   return (
     <form action={action} className="form-stack">
-      <label className="field">
-        Setup token (printed in the server log)
-        <input
-          type="text"
-          name="token"
-          defaultValue={state.values?.token}
-          autoComplete="off"
-          required
-          {...describedBy(state, "token")}
-        />
-        <FieldError state={state} name="token" />
-      </label>
-      <label className="field">
-        Your name
-        <input
-          type="text"
-          name="name"
-          defaultValue={state.values?.name}
-          autoComplete="name"
-          required
-          {...describedBy(state, "name")}
-        />
-        <FieldError state={state} name="name" />
-      </label>
-      <label className="field">
-        Email
-        <input
-          type="email"
-          name="email"
-          defaultValue={state.values?.email}
-          autoComplete="username"
-          required
-          {...describedBy(state, "email")}
-        />
-        <FieldError state={state} name="email" />
-      </label>
-      <label className="field">
-        Password (at least {PASSWORD_MIN} characters)
-        <input
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          minLength={PASSWORD_MIN}
-          required
-          {...describedBy(state, "password")}
-        />
-        <FieldError state={state} name="password" />
-      </label>
+      <FormField
+        state={state}
+        name="token"
+        label="Setup token (printed in the server log)"
+        autoComplete="off"
+        required
+      />
+      <FormField state={state} name="name" label="Your name" autoComplete="name" required />
+      <FormField
+        state={state}
+        name="email"
+        label="Email"
+        type="email"
+        autoComplete="username"
+        required
+      />
+      <FormField
+        state={state}
+        name="password"
+        label={`Password (at least ${PASSWORD_MIN} characters)`}
+        type="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN}
+        required
+      />
       {state.error ? (
         <p className="form-error" role="alert">
           {state.error}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { describedBy, FieldError } from "@/components/auth/field-error";
+import { describedBy, FieldError, FormField } from "@/components/auth/field-error";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
 import { inviteUserAction } from "@/lib/auth/user-actions";
@@ -25,18 +25,14 @@ export function InviteForm({ tenants }: { tenants: string[] }) {
         </div>
       ) : null}
       <form action={action} className="form-stack invite-form" aria-label="Invite a user">
-        <label className="field">
-          Email
-          <input
-            type="email"
-            name="email"
-            defaultValue={state.values?.email}
-            autoComplete="off"
-            required
-            {...describedBy(state, "email")}
-          />
-          <FieldError state={state} name="email" />
-        </label>
+        <FormField
+          state={state}
+          name="email"
+          label="Email"
+          type="email"
+          autoComplete="off"
+          required
+        />
         <label className="field field-check">
           <input type="checkbox" name="isAdmin" defaultChecked={state.values?.isAdmin === "on"} />
           Instance admin (sees and manages every tenant, user and key)
