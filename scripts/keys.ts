@@ -5,10 +5,9 @@
  * `create` prints the new key alone on the last line of stdout, so scripts can capture it
  * with `tail -n 1`.
  */
-import { getPool } from "@/lib/db/client";
 import { createApiKey, KeyNotFoundError, listApiKeys, revokeApiKey } from "@/lib/keys";
 import { failUsage, parseCommandLine } from "./lib/command-line";
-import { openDevDatabase } from "./lib/dev-database";
+import { runDatabaseCommand } from "./lib/database-command";
 
 const USAGE = `usage:
   npm run keys -- create <tenant> [--label <text>]
@@ -77,24 +76,10 @@ async function main(command: KeysCommand) {
   }
 }
 
-async function run() {
-  const command = readCommand();
-  const database = await openDevDatabase();
-  try {
-    await main(command);
-  } finally {
-    await getPool().end();
-    await database.close();
-  }
-}
-
-run().catch((error: unknown) => {
-  if (error instanceof KeyNotFoundError) failUsage(error.message);
+runDatabaseCommand(readCommand, main, (error) => {
+  if (error instanceof KeyNotFoundError) return error.message;
   if (error && typeof error === "object" && "issues" in error) {
-    failUsage(
-      `tenant: ${(error as { issues: { message: string }[] }).issues.map((i) => i.message).join(", ")}`,
-    );
+    return `tenant: ${(error as { issues: { message: string }[] }).issues.map((i) => i.message).join(", ")}`;
   }
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
+  return null;
 });

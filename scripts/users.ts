@@ -8,10 +8,9 @@
 
 import { listUsers } from "@/lib/auth/user-list";
 import { createSignInLink, createUser, UserExistsError } from "@/lib/auth/users";
-import { getPool } from "@/lib/db/client";
 import { displayNameSchema, emailSchema } from "@/lib/schemas/accounts";
 import { failUsage, parseCommandLine } from "./lib/command-line";
-import { openDevDatabase } from "./lib/dev-database";
+import { runDatabaseCommand } from "./lib/database-command";
 import { ensureDevSecret } from "./lib/dev-secret";
 
 const USAGE = `usage:
@@ -103,20 +102,10 @@ async function main(command: UsersCommand) {
   }
 }
 
-async function run() {
-  const command = readCommand();
-  ensureDevSecret();
-  const database = await openDevDatabase();
-  try {
-    await main(command);
-  } finally {
-    await getPool().end();
-    await database.close();
-  }
-}
-
-run().catch((error: unknown) => {
-  if (error instanceof UserExistsError) failUsage(error.message);
-  console.error(error instanceof Error ? error.message : String(error));
-  process.exit(1);
-});
+runDatabaseCommand(
+  readCommand,
+  main,
+  (error) => (error instanceof UserExistsError ? error.message : null),
+  // Sign-in links need the auth library, which needs a secret (`npm run dev`'s, without one).
+  () => ensureDevSecret(),
+);

@@ -17,9 +17,10 @@ import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import { getPrisma } from "@/lib/db/client";
-import { type TenantRole, tenantRoleSchema } from "@/lib/schemas/accounts";
+import type { TenantRole } from "@/lib/schemas/accounts";
 import { tenantParam } from "@/lib/schemas/dashboard";
 import { REQUEST_PATH_HEADER, safeNextPath } from "./paths";
+import { readMemberships } from "./roles";
 
 export { safeNextPath } from "./paths";
 
@@ -52,11 +53,9 @@ async function loadViewer(requestHeaders: Headers): Promise<Viewer | null> {
     },
   });
   if (!user || user.deactivatedAt) return null;
-  const roles = new Map<string, TenantRole>();
-  for (const member of user.memberships) {
-    const role = tenantRoleSchema.safeParse(member.role);
-    if (role.success) roles.set(member.tenantId, role.data);
-  }
+  const roles = new Map(
+    readMemberships(user.memberships).map(({ tenant, role }) => [tenant, role]),
+  );
   return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, roles };
 }
 

@@ -1,6 +1,7 @@
 /** Users as the settings page and `npm run users -- list` show them. */
 import { getPrisma } from "@/lib/db/client";
-import { type TenantRole, tenantRoleSchema } from "@/lib/schemas/accounts";
+import type { TenantRole } from "@/lib/schemas/accounts";
+import { readMemberships } from "./roles";
 
 export interface UserSummary {
   id: string;
@@ -40,10 +41,7 @@ export async function listUsers(): Promise<UserSummary[]> {
     deactivatedAt: user.deactivatedAt,
     createdAt: user.createdAt,
     lastSignIn: lastSignIns.get(user.id) ?? null,
-    roles: user.memberships.flatMap((member) => {
-      const role = tenantRoleSchema.safeParse(member.role);
-      return role.success ? [{ tenant: member.tenantId, role: role.data }] : [];
-    }),
+    roles: readMemberships(user.memberships),
     methods: user.accounts.map((account) =>
       account.providerId === "credential" ? (account.password ? "password" : "link") : "sso",
     ),

@@ -3,38 +3,16 @@
  * one-time link signs them in (once), lists users, and refuses what it cannot do; a production
  * server without ROUTELENS_AUTH_SECRET stops at start, saying what to set.
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
+import { runCommand } from "../support/run-command";
 
 const databaseUrl = inject("databaseUrl");
 const baseUrl = inject("baseUrl");
 
-interface Finished {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** `npm run users -- <args>` against the test database, links pointing at the test server. */
 const users = (...args: string[]) =>
-  run("npx", ["--no-install", "tsx", "scripts/users.ts", ...args], {
+  runCommand("npx", ["--no-install", "tsx", "scripts/users.ts", ...args], {
     DATABASE_URL: databaseUrl,
     ROUTELENS_URL: baseUrl,
     ROUTELENS_AUTH_SECRET: "a-secret-for-the-cli-that-is-long-enough",
@@ -96,7 +74,7 @@ describe("npm run users", () => {
 
 describe("a production server without ROUTELENS_AUTH_SECRET", () => {
   it("stops at start and says what to set", async () => {
-    const finished = await run(
+    const finished = await runCommand(
       process.execPath,
       [path.resolve("node_modules/next/dist/bin/next"), "start", "--port", "0"],
       { DATABASE_URL: databaseUrl, ROUTELENS_AUTH_SECRET: "" },

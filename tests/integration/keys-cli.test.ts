@@ -1,36 +1,19 @@
-import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { describe, expect, inject, it } from "vitest";
 import { createApiKey, hashApiKey, KeyNotFoundError, revokeApiKey } from "@/lib/keys";
 import { decisionEvent } from "@/lib/telemetry/events";
 import { postBatch } from "../support/http";
+import { runCommand } from "../support/run-command";
 
 const databaseUrl = inject("databaseUrl");
 const baseUrl = inject("baseUrl");
 
-/**
- * Runs `npm run keys -- <args>`. Asynchronously: a synchronous spawn would stall this process
- * for the seconds the CLI takes, and fetch would then reuse a keep-alive connection the server
- * has closed meanwhile ("other side closed").
- */
-function keys(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["--no-install", "tsx", "scripts/keys.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+/** Runs `npm run keys -- <args>` against the test database. */
+const keys = (...args: string[]) =>
+  runCommand("npx", ["--no-install", "tsx", "scripts/keys.ts", ...args], {
+    DATABASE_URL: databaseUrl,
   });
-}
 
 describe("npm run keys", () => {
   const tenant = `cli-${Date.now()}`;
