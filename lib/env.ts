@@ -55,7 +55,8 @@ const envSchema = z.object({
   // (lib/ingest/tenant-slots.ts); the tenant's further requests wait in its own line, never
   // refused for it. One: checking is CPU on the server's one thread, so a second request of
   // the same tenant checked at once finishes no sooner in all, it only doubles what every other
-  // request waits behind (docs/RELIABILITY.md, "Ingest line per tenant").
+  // request waits behind (docs/RELIABILITY.md, "Health connection, held 429s, ingest line per
+  // tenant").
   ROUTELENS_INGEST_TENANT_SLOTS: z.coerce
     .number({ error: "must be a whole number of requests" })
     .int("must be a whole number of requests")
