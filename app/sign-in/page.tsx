@@ -13,6 +13,16 @@ const LINK_ERRORS: Record<string, string> = {
   INVALID_TOKEN:
     "This sign-in link has expired or was already used. Ask an admin for a new one, or run `npm run users -- link <email>` on the server.",
   new_user_signup_disabled: "That sign-in link names no user of this Routelens.",
+  // Single sign-on (README, "Single sign-on"): codes the callback sends back.
+  ACCOUNT_DEACTIVATED:
+    "This account is deactivated, so single sign-on cannot open it. Ask an admin of this Routelens.",
+  access_denied: "Single sign-on was cancelled or refused by the provider.",
+  account_not_linked:
+    "A user with this email already exists but its email is not confirmed, so single sign-on cannot sign in as it. Ask an admin of this Routelens.",
+  email_not_found:
+    "The single sign-on provider did not share an email address; Routelens needs one.",
+  state_mismatch:
+    "The single sign-on attempt expired or was started in another browser. Try again.",
 };
 
 export default async function SignInPage({

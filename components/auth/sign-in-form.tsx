@@ -63,10 +63,17 @@ export function SignInForm({ next, ssoName, initialError }: Props) {
 
   async function signInWithSso() {
     setStatus({ kind: "busy" });
-    const response = await fetch("/api/auth/sign-in/oauth2", {
+    // The provider sends the browser back to /api/auth/callback/sso, which starts the session
+    // and goes on to `next`, or back here with `?error=<code>`.
+    const response = await fetch("/api/auth/sign-in/social", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ providerId: "sso", callbackURL: next, errorCallbackURL: "/sign-in" }),
+      body: JSON.stringify({
+        provider: "sso",
+        callbackURL: next,
+        errorCallbackURL: next === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`,
+        disableRedirect: true,
+      }),
     }).catch(() => null);
     const body = response?.ok ? ((await response.json()) as { url?: string }) : null;
     if (!body?.url) {

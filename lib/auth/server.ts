@@ -22,8 +22,12 @@ import { SESSION_COOKIE_PREFIX } from "./paths";
 
 /** Where the auth API is served (`app/api/auth/[...all]/route.ts`). */
 export const AUTH_BASE_PATH = "/api/auth";
-/** The OpenID Connect provider's id in URLs (`/api/auth/oauth2/callback/sso`). */
+/** The OpenID Connect provider's id in URLs (`/api/auth/callback/sso`). */
 export const OIDC_PROVIDER_ID = "sso";
+/** Where the provider sends the browser back, under the auth base path (README, "Single sign-on"). */
+export const OIDC_CALLBACK_PATH = `${AUTH_BASE_PATH}/callback/${OIDC_PROVIDER_ID}`;
+/** The error code a deactivated user's sign-in is refused with (`/sign-in?error=…` after SSO). */
+export const ACCOUNT_DEACTIVATED = "ACCOUNT_DEACTIVATED";
 /** One-time sign-in links (first run, `npm run users`) stay valid this long. */
 export const SIGN_IN_LINK_TTL_SECONDS = 24 * 60 * 60;
 const SESSION_DAYS = 7;
@@ -81,7 +85,7 @@ export async function collectSignInLinks<T>(sink: LinkSink, make: () => Promise<
 /** How a session was started, in the audit log's words. */
 function signInMethod(path: string | undefined): string {
   if (path?.startsWith("/magic-link")) return "one-time link";
-  if (path?.startsWith("/oauth2")) return "single sign-on";
+  if (path?.startsWith("/callback")) return "single sign-on";
   return "password";
 }
 
@@ -129,6 +133,9 @@ function createAuth() {
       // log; the library's own reading of X-Forwarded-For is not trusted.
       ipAddress: { disableIpTracking: true },
     },
+    // A single sign-on that fails before it knows where to go back (an expired or missing
+    // state) lands on the sign-in page too, which says what the code means.
+    onAPIError: { errorURL: "/sign-in" },
     // Sign-in attempts are limited per address and per account before they get here
     // (sign-in-throttle.ts), with a Retry-After header the library's limiter does not send.
     rateLimit: { enabled: false },
@@ -141,7 +148,10 @@ function createAuth() {
               select: { deactivatedAt: true },
             });
             if (!user || user.deactivatedAt) {
+              // The code lets single sign-on's callback send the browser back to /sign-in
+              // with it (`?error=ACCOUNT_DEACTIVATED`) instead of failing the request.
               throw new APIError("FORBIDDEN", {
+                code: ACCOUNT_DEACTIVATED,
                 message: "This account is deactivated; ask an admin of this Routelens.",
               });
             }
@@ -177,6 +187,9 @@ function createAuth() {
                   clientSecret: oidc.clientSecret,
                   scopes: ["openid", "email", "profile"],
                   pkce: true,
+                  // HTTP Basic at the token endpoint: the method every OpenID provider
+                  // supports (the discovery default), where client_secret_post is optional.
+                  authentication: "basic",
                 },
               ],
             }),
