@@ -3,16 +3,31 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-const TABS = [
-  { href: "/settings/keys", label: "Ingest keys", adminOnly: false },
-  { href: "/settings/users", label: "Users", adminOnly: true },
-  { href: "/settings/audit", label: "Audit log", adminOnly: true },
-] as const;
+/** Who is shown a tab: everyone, maintainers of a tenant (and admins), or admins only. */
+type Audience = "everyone" | "maintainers" | "admins";
 
-/** The settings pages' tabs; users and the audit log are for instance admins only. */
-export function SettingsTabs({ isAdmin }: { isAdmin: boolean }) {
+const TABS: readonly { href: string; label: string; audience: Audience }[] = [
+  { href: "/settings/keys", label: "Ingest keys", audience: "everyone" },
+  { href: "/settings/users", label: "Users", audience: "admins" },
+  { href: "/settings/audit", label: "Audit log", audience: "maintainers" },
+];
+
+/**
+ * The settings pages' tabs: users are for instance admins only; the audit log also for
+ * maintainers, who read their tenants' entries there.
+ */
+export function SettingsTabs({
+  isAdmin,
+  isMaintainer,
+}: {
+  isAdmin: boolean;
+  isMaintainer: boolean;
+}) {
   const pathname = usePathname();
-  const tabs = TABS.filter((tab) => isAdmin || !tab.adminOnly);
+  const tabs = TABS.filter(
+    (tab) =>
+      tab.audience === "everyone" || isAdmin || (tab.audience === "maintainers" && isMaintainer),
+  );
   return (
     <nav aria-label="Settings" className="settings-tabs">
       <ul className="nav-links">

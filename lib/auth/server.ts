@@ -24,8 +24,6 @@ import { SESSION_COOKIE_PREFIX } from "./paths";
 export const AUTH_BASE_PATH = "/api/auth";
 /** The OpenID Connect provider's id in URLs (`/api/auth/callback/sso`). */
 export const OIDC_PROVIDER_ID = "sso";
-/** Where the provider sends the browser back, under the auth base path (README, "Single sign-on"). */
-export const OIDC_CALLBACK_PATH = `${AUTH_BASE_PATH}/callback/${OIDC_PROVIDER_ID}`;
 /** The error code a deactivated user's sign-in is refused with (`/sign-in?error=…` after SSO). */
 export const ACCOUNT_DEACTIVATED = "ACCOUNT_DEACTIVATED";
 /** One-time sign-in links (first run, `npm run users`) stay valid this long. */

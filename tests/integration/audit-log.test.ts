@@ -157,6 +157,13 @@ describe("audit log: who reads what", () => {
     expect((await auditPage(viewer)).status).toBe(404);
     expect((await auditPage(viewer, `?tenant=${tenantA}`)).status).toBe(404);
   });
+
+  it("offers the Audit log tab to maintainers and admins, not to viewers", async () => {
+    const tab = 'href="/settings/audit"';
+    expect(await (await maintainer.fetch("/settings/keys")).text()).toContain(tab);
+    expect(await (await admin.fetch("/settings/keys")).text()).toContain(tab);
+    expect(await (await viewer.fetch("/settings/keys")).text()).not.toContain(tab);
+  });
 });
 
 describe("audit log: filters and paging", () => {
