@@ -72,7 +72,7 @@ describe("npm run users", () => {
   });
 });
 
-describe("a production server without ROUTELENS_AUTH_SECRET", () => {
+describe("a production server with its auth settings incomplete", () => {
   it("stops at start and says what to set", async () => {
     const finished = await runCommand(
       process.execPath,
@@ -81,5 +81,19 @@ describe("a production server without ROUTELENS_AUTH_SECRET", () => {
     );
     expect(finished.code).toBe(1);
     expect(finished.stderr).toContain("ROUTELENS_AUTH_SECRET is not set");
+  }, 60_000);
+
+  it("stops at start with half a single sign-on setup, naming what is missing", async () => {
+    const finished = await runCommand(
+      process.execPath,
+      [path.resolve("node_modules/next/dist/bin/next"), "start", "--port", "0"],
+      {
+        DATABASE_URL: databaseUrl,
+        ROUTELENS_AUTH_SECRET: "a-secret-for-this-server-that-is-long-enough",
+        ROUTELENS_OIDC_ISSUER: "https://login.example.test",
+      },
+    );
+    expect(finished.code).toBe(1);
+    expect(finished.stderr).toContain("ROUTELENS_OIDC_CLIENT_ID");
   }, 60_000);
 });
