@@ -8,6 +8,7 @@
  */
 import { expect, type Page, type TestInfo, test } from "@playwright/test";
 import { decisionEvent, outcomeEvent, stageRecord } from "./support/events";
+import { failOnHydrationErrors } from "./support/hydration";
 import { countStoredDecisions, createKey, sendBatch } from "./support/server";
 
 const ALPHA = "dash-alpha";
@@ -18,18 +19,7 @@ const PAGED_RUNS = 30;
 
 test.describe.configure({ mode: "serial" });
 
-// Server and browser must render the same markup: any hydration mismatch fails the test.
-let consoleErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  consoleErrors = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => consoleErrors.push(error.message));
-});
-test.afterEach(() => {
-  expect(consoleErrors.filter((text) => /hydrat|#418|#423|#425/i.test(text))).toEqual([]);
-});
+failOnHydrationErrors(test);
 test.use({ timezoneId: "Asia/Kolkata", locale: "en-GB" });
 
 /** A few minutes ago, so every event lands in the last hour and the last 24 hours. */

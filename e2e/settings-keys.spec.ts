@@ -7,6 +7,7 @@
 import { expect, test } from "@playwright/test";
 import { createTestUser, type TestUserSpec } from "@/tests/support/accounts";
 import { decisionEvent } from "./support/events";
+import { failOnHydrationErrors } from "./support/hydration";
 import { baseURL, e2eDatabaseUrl, sendBatch } from "./support/server";
 import { signInAs } from "./support/sign-in";
 
@@ -19,17 +20,7 @@ test.use({ storageState: { cookies: [], origins: [] } });
 
 const createUser = (spec: TestUserSpec) => createTestUser(e2eDatabaseUrl(), spec);
 
-let consoleErrors: string[] = [];
-test.beforeEach(({ page }) => {
-  consoleErrors = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") consoleErrors.push(message.text());
-  });
-  page.on("pageerror", (error) => consoleErrors.push(error.message));
-});
-test.afterEach(() => {
-  expect(consoleErrors.filter((text) => /hydrat|#418|#423|#425/i.test(text))).toEqual([]);
-});
+failOnHydrationErrors(test);
 
 function postWith(key: string): Promise<Response> {
   return fetch(`${baseURL}/api/ingest`, {

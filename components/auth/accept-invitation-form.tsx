@@ -3,8 +3,7 @@
 import { useActionState } from "react";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
 import { acceptInvitationAction } from "@/lib/auth/invitation-actions";
-import { PASSWORD_MIN } from "@/lib/schemas/accounts";
-import { FormField } from "./field-error";
+import { FormField, NewPasswordField } from "./field-error";
 
 /** The invited person's name and password; on success they are signed in and sent to `/`. */
 export function AcceptInvitationForm({ token, email }: { token: string; email: string }) {
@@ -15,15 +14,7 @@ export function AcceptInvitationForm({ token, email }: { token: string; email: s
       {/* Lets password managers store the new password under the right email. */}
       <input type="hidden" name="username" autoComplete="username" value={email} />
       <FormField state={state} name="name" label="Your name" autoComplete="name" required />
-      <FormField
-        state={state}
-        name="password"
-        label={`Password (at least ${PASSWORD_MIN} characters)`}
-        type="password"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN}
-        required
-      />
+      <NewPasswordField state={state} />
       {state.error || state.fieldErrors?.token ? (
         <p className="form-error" role="alert">
           {state.error ?? `The invitation token ${state.fieldErrors?.token}.`}

@@ -1,5 +1,6 @@
 import type { InputHTMLAttributes, ReactNode } from "react";
 import type { FormState } from "@/lib/auth/form-state";
+import { PASSWORD_MIN } from "@/lib/schemas/accounts";
 
 /** A field's problem from a server action's answer, tied to the input by its id. */
 export function FieldError({ state, name }: { state: FormState; name: string }) {
@@ -46,5 +47,20 @@ export function FormField({ state, name, label, type = "text", ...input }: FormF
       />
       <FieldError state={state} name={name} />
     </label>
+  );
+}
+
+/** A new password with the length rule in its label (setup, accepting an invitation). */
+export function NewPasswordField({ state }: { state: FormState }) {
+  return (
+    <FormField
+      state={state}
+      name="password"
+      label={`Password (at least ${PASSWORD_MIN} characters)`}
+      type="password"
+      autoComplete="new-password"
+      minLength={PASSWORD_MIN}
+      required
+    />
   );
 }

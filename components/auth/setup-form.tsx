@@ -3,8 +3,7 @@
 import { useActionState } from "react";
 import { setUpInstance } from "@/lib/auth/actions";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
-import { PASSWORD_MIN } from "@/lib/schemas/accounts";
-import { FormField } from "./field-error";
+import { FormField, NewPasswordField } from "./field-error";
 
 /** The first admin of a new instance, with the setup token from the server log. */
 export function SetupForm() {
@@ -27,15 +26,7 @@ export function SetupForm() {
         autoComplete="username"
         required
       />
-      <FormField
-        state={state}
-        name="password"
-        label={`Password (at least ${PASSWORD_MIN} characters)`}
-        type="password"
-        autoComplete="new-password"
-        minLength={PASSWORD_MIN}
-        required
-      />
+      <NewPasswordField state={state} />
       {state.error ? (
         <p className="form-error" role="alert">
           {state.error}
