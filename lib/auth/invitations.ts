@@ -275,26 +275,74 @@ export async function acceptInvitation(
     if (error instanceof UserExistsError) return { ok: false, reason: "email-taken" };
     throw error;
   }
+  await grantInvitation(invitation, created, { method: "invitation link" }, headers);
+  return { ok: true, userId: created.id, email: created.email };
+}
+
+/**
+ * Gives `user` what `invitation` grants (admin rights, the roles of tenants that still exist)
+ * and writes `invitation-accepted`. The invitation must already be claimed (accepted_at set).
+ */
+async function grantInvitation(
+  invitation: { isAdmin: boolean; roles: unknown },
+  user: { id: string; email: string },
+  detail: { method: string },
+  headers?: Headers | null,
+): Promise<void> {
+  const prisma = getPrisma();
   const roles = rolesOf(invitation.roles);
   const existing = await prisma.tenant.findMany({
     where: { id: { in: roles.map((entry) => entry.tenant) } },
     select: { id: true },
   });
   const kept = roles.filter((entry) => existing.some((tenant) => tenant.id === entry.tenant));
+  if (invitation.isAdmin) {
+    await prisma.user.update({ where: { id: user.id }, data: { isAdmin: true } });
+  }
   await prisma.tenantMember.createMany({
-    data: kept.map((entry) => ({ userId: created.id, tenantId: entry.tenant, role: entry.role })),
+    data: kept.map((entry) => ({ userId: user.id, tenantId: entry.tenant, role: entry.role })),
     skipDuplicates: true,
   });
   await recordAudit({
     action: "invitation-accepted",
-    actorId: created.id,
-    actorEmail: created.email,
-    target: created.email,
+    actorId: user.id,
+    actorEmail: user.email,
+    target: user.email,
     detail: {
+      ...detail,
       admin: invitation.isAdmin,
       roles: kept.map((entry) => `${entry.tenant}: ${entry.role}`).join(", "),
     },
     headers,
   });
-  return { ok: true, userId: created.id, email: created.email };
+}
+
+/**
+ * A user created by single sign-on whose email has a pending invitation gets what it grants,
+ * as if they had opened the link: the newest pending invitation is claimed (once, whoever
+ * races) and the others for that email stay as they are.
+ */
+export async function applyPendingInvitation(
+  user: { id: string; email: string },
+  headers?: Headers | null,
+): Promise<boolean> {
+  const prisma = getPrisma();
+  const now = new Date();
+  const pending = await prisma.invitation.findFirst({
+    where: {
+      email: user.email.toLowerCase(),
+      acceptedAt: null,
+      revokedAt: null,
+      expiresAt: { gt: now },
+    },
+    orderBy: { createdAt: "desc" },
+  });
+  if (!pending) return false;
+  const { count } = await prisma.invitation.updateMany({
+    where: { id: pending.id, acceptedAt: null },
+    data: { acceptedAt: now },
+  });
+  if (count === 0) return false;
+  await grantInvitation(pending, user, { method: "single sign-on" }, headers);
+  return true;
 }

@@ -138,6 +138,20 @@ function createAuth() {
     // (sign-in-throttle.ts), with a Retry-After header the library's limiter does not send.
     rateLimit: { enabled: false },
     databaseHooks: {
+      user: {
+        create: {
+          // Someone invited who signs in through the provider before opening their link gets
+          // what the invitation grants. (Imported here: it is server-only, this module is not.)
+          after: async (user, context) => {
+            if (!context?.path?.startsWith("/callback/")) return;
+            const { applyPendingInvitation } = await import("./invitations");
+            await applyPendingInvitation(
+              { id: user.id, email: user.email },
+              context.headers ?? context.request?.headers ?? null,
+            );
+          },
+        },
+      },
       session: {
         create: {
           before: async (session) => {

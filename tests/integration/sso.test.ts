@@ -4,7 +4,7 @@
  * Every step goes over HTTP as a browser would: Routelens's sign-in endpoint, the provider's
  * authorization endpoint, its login and consent forms, the callback, the dashboard.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
@@ -180,6 +180,38 @@ describe("single sign-on with an OpenID Connect provider", () => {
       { provider_id: "sso", account_id: subjectOf(invited.email) },
     ]);
     // Signed in as that user: their tenant is theirs.
+    expect((await browser.request(`${app.baseUrl}/runs?tenant=${tenant}`)).status).toBe(200);
+  });
+
+  it("gives someone invited who signs in through the provider first what the invitation grants", async () => {
+    const tenant = await createTenant("pending");
+    const email = uniqueEmail("pending");
+    provider.addUser({ email });
+    await db.query(
+      `INSERT INTO invitations (id, token_hash, email, is_admin, roles, expires_at)
+       VALUES ($1, $2, $3, false, $4, now() + interval '1 day')`,
+      [
+        randomUUID(),
+        randomBytes(32).toString("hex"),
+        email,
+        JSON.stringify([{ tenant, role: "viewer" }]),
+      ],
+    );
+    const browser = new HttpBrowser();
+    const landed = await signInWithSso(email, browser);
+    expect(landed.url).toBe(`${app.baseUrl}/`);
+
+    const [user] = await usersWithEmail(email);
+    const { rows: roles } = await db.query(
+      "SELECT tenant_id, role FROM tenant_members WHERE user_id = $1",
+      [user?.id],
+    );
+    expect(roles).toEqual([{ tenant_id: tenant, role: "viewer" }]);
+    const { rows: invitation } = await db.query(
+      "SELECT accepted_at IS NOT NULL AS accepted FROM invitations WHERE email = $1",
+      [email],
+    );
+    expect(invitation).toEqual([{ accepted: true }]);
     expect((await browser.request(`${app.baseUrl}/runs?tenant=${tenant}`)).status).toBe(200);
   });
 
