@@ -1,10 +1,13 @@
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import {
   countBatchItems,
+  declaredGunzipSize,
   ParseBudget,
   parseEnvelope,
   parseJsonInSlices,
   RequestRejected,
+  readBody,
 } from "./request";
 
 const batchOf = (n: number, item = "{}") =>
@@ -240,5 +243,58 @@ describe("ParseBudget", () => {
     attacker.release();
     expect(budget.inUseBy("a")).toBe(0);
     budget.lease("a").take(50);
+  });
+});
+
+describe("readBody of a gzip body", () => {
+  const gzipRequest = (compressed: Buffer) =>
+    new Request("http://localhost/api/ingest", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" },
+      body: new Uint8Array(compressed),
+    });
+
+  it("reads the size a gzip body declares in its trailer, at most the limit", () => {
+    const text = batchOf(2_000);
+    expect(declaredGunzipSize(gzipSync(text), 1 << 30)).toBe(text.length);
+    expect(declaredGunzipSize(gzipSync(text), 100)).toBe(100);
+    expect(declaredGunzipSize(Buffer.from([1, 2, 3]), 1 << 30)).toBe(0);
+  });
+
+  it("refuses a body whose declared size does not fit the budget before inflating it", async () => {
+    const text = batchOf(200_000);
+    const compressed = gzipSync(text);
+    // The tenant's share is text.length + 1,000 bytes, and 1,000 of them are held already:
+    // the raw body fits, its declared inflated size does not.
+    const budget = new ParseBudget(2 * (text.length + 1_000));
+    budget.lease("a").take(1_000);
+    const lease = budget.lease("a");
+    const taken: number[] = [];
+    const watched = {
+      take: (bytes: number) => {
+        taken.push(bytes);
+        lease.take(bytes);
+      },
+      release: () => lease.release(),
+    };
+    await expect(readBody(gzipRequest(compressed), watched)).rejects.toMatchObject({
+      status: 503,
+    });
+    // The raw body, then the declared size in one piece: nothing was inflated.
+    expect(taken).toEqual([compressed.length, text.length]);
+  });
+
+  it("still counts inflated bytes past a declared size that lies", async () => {
+    const text = batchOf(200_000);
+    const compressed = Buffer.from(gzipSync(text));
+    compressed.writeUInt32LE(10, compressed.length - 4);
+    const budget = new ParseBudget(2 * text.length);
+    const lease = budget.lease("a");
+    // zlib refuses the wrong length at the end; the bytes inflated until then were counted,
+    // far more than the 10 declared.
+    await expect(readBody(gzipRequest(compressed), lease)).rejects.toMatchObject({ status: 400 });
+    expect(budget.inUseBy("a")).toBeGreaterThan(compressed.length + text.length / 2);
+    lease.release();
+    expect(budget.inUse).toBe(0);
   });
 });

@@ -190,12 +190,40 @@ async function readLimited(
   return Buffer.concat(chunks);
 }
 
+/**
+ * Bytes inflated per step. The inflating runs on libuv's thread pool, but each step's output
+ * is handed to this thread in a callback; 64 KiB steps instead of zlib's default 16 KiB cut
+ * those callbacks, which 24 bodies inflating at once turned into a tenth of a second of the
+ * event loop, by four.
+ */
+const GUNZIP_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The inflated size a gzip body declares in its trailer (ISIZE, the last 4 bytes: the size of
+ * the last member modulo 2^32), or 0 when the body is too short to have one. A hint, never
+ * trusted: a body may lie, hold several members or have bytes after its end, so the size is
+ * only reserved (at most `limit`) and the real bytes are still counted as they are inflated.
+ */
+export function declaredGunzipSize(compressed: Buffer, limit: number): number {
+  if (compressed.length < 18) return 0;
+  return Math.min(compressed.readUInt32LE(compressed.length - 4), limit);
+}
+
+/**
+ * Inflates `compressed`, never past `limit`. The size the body declares is taken from `lease`
+ * before anything is inflated, so a request that will not fit is refused (503) at once
+ * instead of after inflating megabytes it then throws away; bytes inflated beyond the
+ * declared size are taken as they arrive.
+ */
 function gunzipLimited(compressed: Buffer, limit: number, lease: ParseLease): Promise<Buffer> {
+  const reserved = declaredGunzipSize(compressed, limit);
+  lease.take(reserved);
   return new Promise((resolve, reject) => {
-    const gunzip = createGunzip();
+    const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
     const chunks: Buffer[] = [];
     let size = 0;
     gunzip.on("data", (chunk: Buffer) => {
+      const before = size;
       size += chunk.length;
       if (size > limit) {
         gunzip.destroy();
@@ -207,16 +235,19 @@ function gunzipLimited(compressed: Buffer, limit: number, lease: ParseLease): Pr
         );
         return;
       }
-      try {
-        lease.take(chunk.length);
-      } catch (error) {
-        gunzip.destroy();
-        reject(error);
-        return;
+      const beyondReserved = size - Math.max(before, reserved);
+      if (beyondReserved > 0) {
+        try {
+          lease.take(beyondReserved);
+        } catch (error) {
+          gunzip.destroy();
+          reject(error);
+          return;
+        }
       }
       chunks.push(chunk);
     });
-    gunzip.on("end", () => resolve(Buffer.concat(chunks)));
+    gunzip.on("end", () => resolve(Buffer.concat(chunks, size)));
     gunzip.on("error", () =>
       reject(new RequestRejected(400, "Body is marked gzip but is not valid gzip data.")),
     );
