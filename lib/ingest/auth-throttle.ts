@@ -69,7 +69,7 @@ function touch<V>(map: Map<string, V>, key: string, value: V, max: number): void
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts (the client went away). */
-function wait(ms: number, signal?: AbortSignal): Promise<void> {
+export function wait(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const done = () => {

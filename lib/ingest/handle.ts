@@ -7,12 +7,14 @@ import { env } from "@/lib/env";
 import { authenticateApiKey, hashApiKey } from "@/lib/keys";
 import type { IngestSuccess } from "@/lib/schemas/ingest";
 import { AuthThrottle, clientAddress } from "./auth-throttle";
+import { BusyHolds } from "./busy-holds";
 import { checkEvent, type EventError, refusedEvent, toDecisionRow, toOutcomeRow } from "./events";
 import { ingestResponseBody } from "./report";
 import {
   bearerToken,
   bearerTokenOf,
   checkContentType,
+  PARSE_BUSY_RETRY_SECONDS,
   ParseBudget,
   type ParseLease,
   parseEnvelope,
@@ -30,6 +32,7 @@ export const RETRY_AFTER_SECONDS = 5;
 const SLICE_MS = 5;
 
 const authThrottle = new AuthThrottle();
+const busyHolds = new BusyHolds();
 let parseBudget: ParseBudget | undefined;
 let tenantSlots: TenantSlots | undefined;
 
@@ -51,6 +54,7 @@ export async function handleIngest(request: Request): Promise<Response> {
   tenantSlots ??= new TenantSlots(env().ROUTELENS_INGEST_TENANT_SLOTS);
   let lease: ParseLease | null = null;
   let releaseSlot: (() => void) | null = null;
+  let tenant: string | null = null;
   try {
     const authorization = request.headers.get("authorization");
     if (authThrottle.retryAfterSeconds(address) > 0) {
@@ -74,7 +78,7 @@ export async function handleIngest(request: Request): Promise<Response> {
       authThrottle.failed(address);
       throw error;
     }
-    const tenant = await authenticateApiKey(key);
+    tenant = await authenticateApiKey(key);
     if (!tenant) {
       authThrottle.failed(address);
       authThrottle.forget(hashApiKey(key));
@@ -127,6 +131,13 @@ export async function handleIngest(request: Request): Promise<Response> {
   } catch (error) {
     if (error instanceof RequestRejected) {
       const retryAfter = error.retryAfterSeconds;
+      if (tenant && error.status === 503 && retryAfter === PARSE_BUSY_RETRY_SECONDS) {
+        // Past the parse budget: give its bytes back first, then pace the answer.
+        releaseSlot?.();
+        releaseSlot = null;
+        lease?.release();
+        await busyHolds.hold(tenant, request.signal);
+      }
       return json(
         error.status,
         { error: error.message },
