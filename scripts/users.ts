@@ -67,7 +67,7 @@ async function main(command: UsersCommand) {
         isAdmin: true,
       });
       console.log(
-        `Created admin ${command.email}. Sign in once with this link (valid 24 h), then set a password or use single sign-on:`,
+        `Created admin ${command.email}. Sign in with this link (valid 24 h, once), then set a password under Settings → Your account:`,
       );
       console.log(await createSignInLink(command.email));
       return;

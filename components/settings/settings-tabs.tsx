@@ -10,6 +10,7 @@ const TABS: readonly { href: string; label: string; audience: Audience }[] = [
   { href: "/settings/keys", label: "Ingest keys", audience: "everyone" },
   { href: "/settings/users", label: "Users", audience: "admins" },
   { href: "/settings/audit", label: "Audit log", audience: "maintainers" },
+  { href: "/settings/account", label: "Your account", audience: "everyone" },
 ];
 
 /**

@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = {
   "sign-in": "signed in",
   "sign-in-failed": "failed to sign in",
   "sign-out": "signed out",
+  "password-set": "set their password",
+  "password-changed": "changed their password",
   "setup-completed": "set up this instance",
   "key-created": "created an ingest key",
   "key-revoked": "revoked an ingest key",

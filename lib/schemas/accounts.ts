@@ -120,3 +120,12 @@ export const invitationIdFormSchema = z.object({
 
 /** The invite form's role select of a tenant is named `role:<tenant>`. */
 export const INVITE_ROLE_FIELD_PREFIX = "role:";
+
+/** Settings → Account: a first password for a user who signs in by link or single sign-on. */
+export const setPasswordFormSchema = z.object({ password: passwordSchema });
+
+/** Settings → Account: a new password, proved by the current one. */
+export const changePasswordFormSchema = z.object({
+  currentPassword: z.string().min(1, "is required"),
+  password: passwordSchema,
+});

@@ -77,6 +77,10 @@ const ROUTES: Record<string, Route> = {
     url: "/settings/users",
     otherTenant: { none: "admins only: every other user gets 404" },
   },
+  "(dashboard)/settings/account/page.tsx": {
+    url: "/settings/account",
+    otherTenant: { none: "the signed-in user's own account" },
+  },
   "(dashboard)/settings/audit/page.tsx": {
     url: "/settings/audit",
     otherTenant: `/settings/audit?tenant=${tenantB}`,
