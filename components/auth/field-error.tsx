@@ -64,3 +64,13 @@ export function NewPasswordField({ state }: { state: FormState }) {
     />
   );
 }
+
+/** A server action's answer that is not tied to one field, as an alert. */
+export function FormError({ state }: { state: FormState }) {
+  if (!state.error) return null;
+  return (
+    <p className="form-error" role="alert">
+      {state.error}
+    </p>
+  );
+}

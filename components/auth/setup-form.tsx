@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { setUpInstance } from "@/lib/auth/actions";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
-import { FormField, NewPasswordField } from "./field-error";
+import { FormError, FormField, NewPasswordField } from "./field-error";
 
 /** The first admin of a new instance, with the setup token from the server log. */
 export function SetupForm() {
@@ -27,11 +27,7 @@ export function SetupForm() {
         required
       />
       <NewPasswordField state={state} />
-      {state.error ? (
-        <p className="form-error" role="alert">
-          {state.error}
-        </p>
-      ) : null}
+      <FormError state={state} />
       <button type="submit" className="button button-primary" disabled={pending}>
         {pending ? "Creating the admin…" : "Create the admin and sign in"}
       </button>

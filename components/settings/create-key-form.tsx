@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { describedBy, FieldError } from "@/components/auth/field-error";
+import { describedBy, FieldError, FormError } from "@/components/auth/field-error";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
 import { createKey } from "@/lib/auth/key-actions";
 import { NewKeyBox } from "./new-key-box";
@@ -86,11 +86,7 @@ export function CreateKeyForm({ tenants, canCreateTenant }: Props) {
           {pending ? "Creating…" : "Create key"}
         </button>
       </form>
-      {state.error ? (
-        <p className="form-error" role="alert">
-          {state.error}
-        </p>
-      ) : null}
+      <FormError state={state} />
       {state.secret ? (
         <NewKeyBox key={state.secret} secret={state.secret} message={state.done} />
       ) : null}

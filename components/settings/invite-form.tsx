@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { describedBy, FieldError, FormField } from "@/components/auth/field-error";
+import { describedBy, FieldError, FormError, FormField } from "@/components/auth/field-error";
 import { CopyButton } from "@/components/ui/copy-button";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
 import { inviteUserAction } from "@/lib/auth/user-actions";
@@ -63,11 +63,7 @@ export function InviteForm({ tenants }: { tenants: string[] }) {
           </p>
           <FieldError state={state} name="roles" />
         </fieldset>
-        {state.error ? (
-          <p className="form-error" role="alert">
-            {state.error}
-          </p>
-        ) : null}
+        <FormError state={state} />
         <div>
           <button type="submit" className="button button-primary" disabled={pending}>
             {pending ? "Creating the link…" : "Create invitation link"}

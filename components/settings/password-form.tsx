@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { FieldError, FormField, NewPasswordField } from "@/components/auth/field-error";
+import { FieldError, FormError, FormField, NewPasswordField } from "@/components/auth/field-error";
 import { changePasswordAction, setPasswordAction } from "@/lib/auth/account-actions";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
 
@@ -28,11 +28,7 @@ export function PasswordForm({ hasPassword }: { hasPassword: boolean }) {
         />
       ) : null}
       <NewPasswordField state={state} />
-      {state.error ? (
-        <p className="form-error" role="alert">
-          {state.error}
-        </p>
-      ) : null}
+      <FormError state={state} />
       <FieldError state={state} name="form" />
       {state.done ? (
         <p role="status" className="notice">

@@ -39,24 +39,17 @@ export interface Viewer {
 }
 
 async function loadViewer(requestHeaders: Headers): Promise<Viewer | null> {
+  // The session comes with its user row, read afresh (no cookie cache): deactivation and
+  // admin changes count from the next request.
   const session = await getAuth().api.getSession({ headers: requestHeaders });
-  if (!session) return null;
-  const user = await getPrisma().user.findUnique({
-    where: { id: session.user.id },
-    select: {
-      id: true,
-      email: true,
-      name: true,
-      isAdmin: true,
-      deactivatedAt: true,
-      memberships: { select: { tenantId: true, role: true } },
-    },
+  if (!session || session.user.deactivatedAt) return null;
+  const memberships = await getPrisma().tenantMember.findMany({
+    where: { userId: session.user.id },
+    select: { tenantId: true, role: true },
   });
-  if (!user || user.deactivatedAt) return null;
-  const roles = new Map(
-    readMemberships(user.memberships).map(({ tenant, role }) => [tenant, role]),
-  );
-  return { userId: user.id, email: user.email, name: user.name, isAdmin: user.isAdmin, roles };
+  const roles = new Map(readMemberships(memberships).map(({ tenant, role }) => [tenant, role]));
+  const { id: userId, email, name, isAdmin } = session.user;
+  return { userId, email, name, isAdmin: isAdmin === true, roles };
 }
 
 /** The signed-in user of this request, or null. Resolved once per request. */
