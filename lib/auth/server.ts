@@ -20,6 +20,9 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/schemas/accounts";
 import { recordAudit } from "./audit";
 import { SESSION_COOKIE_PREFIX } from "./paths";
 
+/** The longest user name stored (`users.name`). */
+const USER_NAME_MAX = 200;
+
 /** Where the auth API is served (`app/api/auth/[...all]/route.ts`). */
 export const AUTH_BASE_PATH = "/api/auth";
 /** The OpenID Connect provider's id in URLs (`/api/auth/callback/sso`). */
@@ -140,6 +143,10 @@ function createAuth() {
     databaseHooks: {
       user: {
         create: {
+          // A provider may send any name: keep it within the column (users.name, 200).
+          before: async (user) => ({
+            data: { ...user, name: user.name.slice(0, USER_NAME_MAX) },
+          }),
           // Someone invited who signs in through the provider before opening their link gets
           // what the invitation grants. (Imported here: it is server-only, this module is not.)
           after: async (user, context) => {

@@ -215,6 +215,15 @@ describe("single sign-on with an OpenID Connect provider", () => {
     expect((await browser.request(`${app.baseUrl}/runs?tenant=${tenant}`)).status).toBe(200);
   });
 
+  it("stores a provider's overlong name cut to fit instead of failing the sign-in", async () => {
+    const email = uniqueEmail("long-name");
+    provider.addUser({ email, name: "N".repeat(300) });
+    const landed = await signInWithSso(email);
+    expect(landed.url).toBe(`${app.baseUrl}/`);
+    const [user] = await usersWithEmail(email);
+    expect(user?.name).toBe("N".repeat(200));
+  });
+
   it("refuses a deactivated user and says why on the sign-in page", async () => {
     const user = await createTestUser(databaseUrl, { email: uniqueEmail("deactivated") });
     await db.query("UPDATE users SET deactivated_at = now() WHERE id = $1", [user.id]);
