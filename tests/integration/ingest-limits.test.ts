@@ -267,6 +267,10 @@ describe("POST /api/ingest: bytes parsed at once", () => {
     ]);
     const heldA = openPost(open(padded(4.5, "a")));
     const heldB = openPost(open(padded(4.5, "b")), keyB);
+    // The third request must not arrive while the held bodies are still arriving: whichever
+    // bytes come last past the budget are the ones refused, and they could be a held body's.
+    await Promise.all([heldA.written, heldB.written]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const third = padded(3.5, "c");
     const busy = await untilBusy(third, keyC);
     expect(busy?.status).toBe(503);
