@@ -365,7 +365,7 @@ export function countBatchItems(text: string, limit: number): number {
 }
 
 /** The index of the quote that closes a string whose text starts at `from`, or -1. */
-function closingQuote(text: string, from: number): number {
+export function closingQuote(text: string, from: number): number {
   let at = text.indexOf('"', from);
   while (at > 0) {
     let backslashes = 0;
