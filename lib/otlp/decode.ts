@@ -8,6 +8,7 @@
  * `resourceSpans[0].scopeSpans[1].spans[3].traceId: 32 hex digits expected`. Pure: no I/O.
  */
 import {
+  type DescField,
   type DescMessage,
   fromBinary,
   fromJson,
@@ -71,15 +72,45 @@ export function decodeTraceExport(body: Uint8Array, encoding: OtlpEncoding): Otl
 function checkProtobufBounds(body: Uint8Array): void {
   const reader = new BinaryReader(body);
   const counts = { values: 0, spans: 0 };
-  const path: string[] = [];
+  const path: PathStep[] = [];
   try {
     walkMessage(reader, body.length, ExportTraceServiceRequestSchema, counts, path);
   } catch (error) {
     if (error instanceof RequestRejected) throw error;
     const reason = error instanceof Error ? error.message : "unreadable";
-    const where = path.length > 0 ? `${path.join("")}: ` : "";
+    const where = path.length > 0 ? `${pathText(path)}: ` : "";
     throw invalid(`Body is not a valid protobuf ExportTraceServiceRequest: ${where}${reason}.`);
   }
+}
+
+/** One message field on the way down, and which of its repeated values it is. */
+interface PathStep {
+  field: DescField;
+  index: number;
+}
+
+const pathText = (path: PathStep[]) =>
+  path
+    .map(({ field, index }) =>
+      field.fieldKind === "list" ? `${field.jsonName}[${index}]` : field.jsonName,
+    )
+    .join(".");
+
+/** The message-typed fields of each message, by number. */
+const messageFields = new Map<DescMessage, Map<number, DescField & { message: DescMessage }>>();
+
+function messageFieldsOf(desc: DescMessage) {
+  let fields = messageFields.get(desc);
+  if (!fields) {
+    fields = new Map();
+    for (const field of desc.fields) {
+      if (field.fieldKind === "message" || (field.fieldKind === "list" && field.message)) {
+        fields.set(field.number, field as DescField & { message: DescMessage });
+      }
+    }
+    messageFields.set(desc, fields);
+  }
+  return fields;
 }
 
 function walkMessage(
@@ -87,46 +118,39 @@ function walkMessage(
   end: number,
   desc: DescMessage,
   counts: { values: number; spans: number },
-  path: string[],
+  path: PathStep[],
 ): void {
   if (path.length > OTLP_LIMITS.depth) {
     throw invalid(`Messages nest deeper than ${OTLP_LIMITS.depth} levels.`);
   }
-  const seen = new Map<number, number>();
+  const fields = messageFieldsOf(desc);
+  // Occurrences of each repeated field so far, for the path of an error; made when needed.
+  let seen: Map<number, number> | undefined;
   while (reader.pos < end) {
     const [fieldNo, wireType] = reader.tag();
-    const field = desc.fields.find((f) => f.number === fieldNo);
-    const child =
-      field && (field.fieldKind === "message" || field.fieldKind === "list")
-        ? field.message
-        : undefined;
-    if (!field || !child || wireType !== WireType.LengthDelimited) {
+    const field = fields.get(fieldNo);
+    if (!field || wireType !== WireType.LengthDelimited) {
       reader.skip(wireType, fieldNo);
       continue;
     }
     counts.values += 1;
     if (counts.values > OTLP_LIMITS.valuesPerRequest) throw tooManyValues("messages");
-    if (child === SpanSchema) {
+    if (field.message === SpanSchema) {
       counts.spans += 1;
       if (counts.spans > OTLP_LIMITS.spansPerRequest) throw tooManySpans();
     }
+    seen ??= new Map();
     const index = seen.get(fieldNo) ?? 0;
     seen.set(fieldNo, index + 1);
-    path.push(
-      field.fieldKind === "list"
-        ? `${dot(path)}${field.jsonName}[${index}]`
-        : `${dot(path)}${field.jsonName}`,
-    );
+    path.push({ field, index });
     const length = reader.uint32();
     const childEnd = reader.pos + length;
     if (childEnd > end) throw new RangeError("premature EOF");
-    walkMessage(reader, childEnd, child, counts, path);
+    walkMessage(reader, childEnd, field.message, counts, path);
     path.pop();
   }
   if (reader.pos !== end) throw new RangeError("premature EOF");
 }
-
-const dot = (path: string[]) => (path.length > 0 ? "." : "");
 
 function decodeProtobufExport(body: Uint8Array): OtlpSpan[] {
   checkProtobufBounds(body);
