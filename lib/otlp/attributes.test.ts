@@ -169,6 +169,7 @@ describe("readOutputCalls", () => {
     expect(readOutputCalls({ "ai.response.text": "hello" })?.calls).toEqual([]);
     expect(readOutputCalls({ "gen_ai.response.finish_reasons": ["stop"] })?.calls).toEqual([]);
     expect(readOutputCalls({ "gen_ai.response.finish_reasons": ["tool_call"] })).toBeUndefined();
+    expect(readOutputCalls({ "gen_ai.response.finish_reasons": ["tool-calls"] })).toBeUndefined();
   });
 
   it("refuses malformed output, naming the attribute and the rule", () => {

@@ -364,7 +364,8 @@ export function readOutputCalls(attrs: Attributes): OutputCalls | undefined {
   }
   const reasons = attrs[ATTR.genAiFinishReasons];
   if (Array.isArray(reasons) && reasons.length > 0 && reasons.every((r) => typeof r === "string")) {
-    const called = reasons.some((r) => r === "tool_call" || r === "tool_calls");
+    // "tool_call", "tool_calls", "tool-calls": the model asked for a tool, names not recorded.
+    const called = reasons.some((r) => (r as string).includes("tool"));
     if (!called) return { attribute: ATTR.genAiFinishReasons, calls: [] };
   }
   return undefined;
