@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { decisionEvent } from "@/lib/telemetry/events";
+import { routeTurnAttributes } from "@/lib/telemetry/span-attributes";
 import {
   aiSdkCall,
   aiSdkToolRun,
@@ -187,6 +189,38 @@ describe("mapSpan: routed agents", () => {
         ),
       ),
     ).toMatch(/: attribute routelens\.trace \(trace\[0\]\.action\): /);
+  });
+});
+
+describe("mapSpan: what lib/telemetry writes is what is read", () => {
+  it("reads routeTurnAttributes back into the same decision", () => {
+    const event = decisionEvent({
+      mode: "observe",
+      role: "planner",
+      offered: ["search_docs", "create_ticket", "refund_order"],
+      selected: ["search_docs"],
+      forced_choice: "search_docs",
+      dropped_tokens: 37,
+      turn_hop_index: 2,
+      config_version: "cfg-9",
+      warnings: [{ code: "forced_reinstated", stage: "policy", detail: "put back" }],
+    });
+    const mapped = llmCall(
+      mapSpan(
+        aiSdkCall({
+          traceId: T,
+          spanId: spanId(12),
+          startMs: START,
+          tools: event.offered,
+          calls: [{ id: "c", name: "refund_order" }],
+          attributes: routeTurnAttributes(event) as Record<string, string | number | string[]>,
+        }),
+      ),
+    );
+    const { event_id, timestamp, run_id, iteration, ...fields } = event;
+    expect(mapped.decision?.mode).toBe("observe");
+    expect(mapped.decision?.event).toMatchObject(fields);
+    expect(mapped.outcome?.called).toEqual(["refund_order"]);
   });
 });
 

@@ -20,7 +20,7 @@ import { deleteTenantRows } from "../support/tenant-rows";
 
 const suffix = Date.now().toString(36);
 const tenant = (name: string) => `otel-${name}-${suffix}`;
-const TENANTS = ["run", "split", "bad", "twin-a", "twin-b"].map(tenant);
+const TENANTS = ["run", "split", "concurrent", "bad", "twin-a", "twin-b"].map(tenant);
 const TOOLS = ["search_orders", "refund_order", "create_ticket", "escalate", "lookup_customer"];
 /** An hour ago, on a whole second: inside the timestamp window and the prune horizon. */
 const T0 = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
@@ -250,6 +250,21 @@ describe("storeSpans", () => {
       0,
     );
 
+    expect(withoutTenant(await snapshot(t))).toEqual(withoutTenant(await snapshot(tenant("run"))));
+    expect(await rollupDifferences(db, t)).toEqual([]);
+  });
+
+  it("gives the same stored result when exports of one run, and duplicates, arrive concurrently", async () => {
+    const t = tenant("concurrent");
+    const { calls, rest } = threeCallRun(trace);
+    const [first, second, third] = calls as [OtlpSpan, OtlpSpan, OtlpSpan];
+    const results = await Promise.all([
+      storeSpans(t, [third, ...rest]),
+      storeSpans(t, [second]),
+      storeSpans(t, [first, third]),
+      storeSpans(t, [second, first]),
+    ]);
+    expect(results.map((r) => r.rejectedSpans)).toEqual([0, 0, 0, 0]);
     expect(withoutTenant(await snapshot(t))).toEqual(withoutTenant(await snapshot(tenant("run"))));
     expect(await rollupDifferences(db, t)).toEqual([]);
   });
