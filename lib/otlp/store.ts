@@ -5,9 +5,9 @@
  * (`otel_call_rollup_hour`) and the rollups — in one transaction, committed before the export is
  * answered.
  *
- * Idempotency: a span is stored once per (tenant, trace id, span id) (`ON CONFLICT DO
- * NOTHING`), and everything derived from it is derived only when it is stored, so a re-export
- * stores nothing new. Decision ids are `otel:<traceId>:<spanId>`, outcome ids the same plus
+ * Idempotency: a span is stored once per (tenant, trace id, span id) — the spans already stored
+ * are looked up under the trace's lock and only the others are copied — and everything derived
+ * from it is derived only when it is stored, so a re-export stores nothing new. Decision ids are `otel:<traceId>:<spanId>`, outcome ids the same plus
  * `:called`.
  *
  * Order independence: within a run, LLM calls are numbered by (start time, span id). The
@@ -21,6 +21,8 @@ import type pg from "pg";
 import { getPool } from "@/lib/db/client";
 import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
 import {
+  copyText,
+  copyTextArray,
   JOINED_DECISION_COLUMNS,
   JOINED_OUTCOME_COLUMNS,
   type JoinedDecisionRow,
@@ -195,10 +197,13 @@ async function lockRunsAndTraces(
   tenant: string,
   spans: Mapped[],
 ): Promise<void> {
+  // Run ids and trace ids share one key space: a run without a conversation id is its trace,
+  // so it takes one lock, not two; a run id equal to another run's trace id only serialises
+  // the two.
   const keys = new Set<string>();
   for (const span of spans) {
-    keys.add(`trace\u0001${span.traceId}`);
-    if (span.kind === "llm_call") keys.add(`run\u0001${span.runId}`);
+    keys.add(span.traceId);
+    if (span.kind === "llm_call") keys.add(span.runId);
   }
   await client.query(
     `SELECT pg_advisory_xact_lock(k)
@@ -243,47 +248,73 @@ async function resolveToolRunRuns(
   return byTrace;
 }
 
-/** Inserts the spans; answers the keys of those stored now (not stored before). */
+/**
+ * Inserts the spans not stored yet; answers their keys. The trace locks make the look-up exact
+ * (every span's trace is locked); the primary key is the backstop (a unique violation is
+ * retried).
+ */
 async function insertSpans(
   client: pg.PoolClient,
   tenant: string,
   spans: Mapped[],
   runsByTrace: Map<string, string>,
 ): Promise<Set<string>> {
+  const { rows } = await client.query<{ trace_id: string; span_id: string }>(
+    `SELECT o.trace_id, o.span_id
+       FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id)
+       JOIN otel_spans o ON o.tenant_id = $1 AND o.trace_id = k.trace_id AND o.span_id = k.span_id`,
+    [tenant, spans.map((s) => s.traceId), spans.map((s) => s.spanId)],
+  );
+  const stored = new Set(rows.map((row) => `${row.trace_id}:${row.span_id}`));
+  const fresh = spans.filter((s) => !stored.has(spanKey(s)));
+  if (fresh.length === 0) return new Set();
   const runOf = (s: Mapped) =>
     s.kind === "llm_call" ? s.runId : (s.runId ?? runsByTrace.get(s.traceId) ?? s.traceId);
-  const { rows } = await client.query<{ trace_id: string; span_id: string }>(
-    `INSERT INTO otel_spans (tenant_id, trace_id, span_id, run_id, kind, name, start_ns, end_ns,
-            ts, tool, call_id, call_ids, error)
-     SELECT $1, s.trace_id, s.span_id, s.run_id, s.kind, s.name, s.start_ns, s.end_ns, s.ts,
-            s.tool, s.call_id, ARRAY(SELECT json_array_elements_text(s.call_ids)), s.error
-       FROM json_to_recordset($2::json) AS s(trace_id text, span_id text, run_id text, kind text,
-            name text, start_ns bigint, end_ns bigint, ts timestamptz, tool text, call_id text,
-            call_ids json, error text)
-      ORDER BY s.trace_id, s.span_id
-     ON CONFLICT (tenant_id, trace_id, span_id) DO NOTHING
-     RETURNING trace_id, span_id`,
-    [
-      tenant,
-      JSON.stringify(
-        spans.map((s) => ({
-          trace_id: s.traceId,
-          span_id: s.spanId,
-          run_id: runOf(s),
-          kind: s.kind,
-          name: s.name,
-          start_ns: s.startNs.toString(),
-          end_ns: s.endNs.toString(),
-          ts: s.timestamp,
-          tool: s.kind === "tool_run" ? s.tool : null,
-          call_id: s.kind === "tool_run" ? s.callId : null,
-          call_ids: s.kind === "llm_call" ? s.callIds : [],
-          error: s.kind === "tool_run" ? s.error : null,
-        })),
-      ),
-    ],
+  await copyRows(
+    client,
+    `COPY otel_spans (${SPAN_COLUMNS.join(", ")}) FROM STDIN`,
+    fresh,
+    (chunk) => spansCopyText(tenant, chunk, runOf),
   );
-  return new Set(rows.map((row) => `${row.trace_id}:${row.span_id}`));
+  return new Set(fresh.map(spanKey));
+}
+
+const SPAN_COLUMNS = [
+  "tenant_id",
+  "trace_id",
+  "span_id",
+  "run_id",
+  "kind",
+  "name",
+  "start_ns",
+  "end_ns",
+  "ts",
+  "tool",
+  "call_id",
+  "call_ids",
+  "error",
+] as const;
+
+/** The spans as COPY text, columns in the order of SPAN_COLUMNS. */
+function spansCopyText(
+  tenant: string,
+  spans: readonly Mapped[],
+  runOf: (span: Mapped) => string,
+): string {
+  const nullable = (value: string | null) => (value === null ? "\\N" : copyText(value));
+  let text = "";
+  for (const s of spans) {
+    const run = runOf(s);
+    const tool = s.kind === "tool_run" ? nullable(s.tool) : "\\N";
+    const callId = s.kind === "tool_run" ? nullable(s.callId) : "\\N";
+    const callIds = s.kind === "llm_call" ? copyTextArray(s.callIds) : "{}";
+    const error = s.kind === "tool_run" ? nullable(s.error) : "\\N";
+    text +=
+      `${copyText(tenant)}\t${s.traceId}\t${s.spanId}\t${copyText(run)}\t${s.kind}\t` +
+      `${copyText(s.name)}\t${s.startNs}\t${s.endNs}\t${s.timestamp}\t${tool}\t${callId}\t` +
+      `${callIds}\t${error}\n`;
+  }
+  return text;
 }
 
 /** Tool runs stored before their trace's first LLM call, under the trace id: now under its run. */
@@ -389,17 +420,17 @@ async function deriveEvents(
   ranks: Map<string, number>,
 ): Promise<{ decisions: JoinedDecisionRow[]; outcomes: OutcomeRow[]; joined: JoinedDecision[] }> {
   const withDecision = calls.filter((c) => c.decision !== null);
-  const ids = withDecision.flatMap((c) => [
-    decisionEventId(c.traceId, c.spanId),
-    outcomeEventId(c.traceId, c.spanId),
-  ]);
   const stored = new Set<string>();
-  if (ids.length > 0) {
+  if (withDecision.length > 0) {
     const { rows } = await client.query<{ event_id: string }>(
       `SELECT event_id FROM decisions WHERE tenant_id = $1 AND event_id = ANY($2::text[])
        UNION ALL
-       SELECT event_id FROM outcomes WHERE tenant_id = $1 AND event_id = ANY($2::text[])`,
-      [tenant, ids],
+       SELECT event_id FROM outcomes WHERE tenant_id = $1 AND event_id = ANY($3::text[])`,
+      [
+        tenant,
+        withDecision.map((c) => decisionEventId(c.traceId, c.spanId)),
+        withDecision.map((c) => outcomeEventId(c.traceId, c.spanId)),
+      ],
     );
     for (const row of rows) stored.add(row.event_id);
   }
