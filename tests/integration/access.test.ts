@@ -102,6 +102,10 @@ const ROUTES: Record<string, Route> = {
     url: "/api/export/tools",
     otherTenant: `/api/export/tools?tenant=${tenantB}`,
   },
+  "api/export/context-tax/route.ts": {
+    url: "/api/export/context-tax",
+    otherTenant: `/api/export/context-tax?tenant=${tenantB}`,
+  },
 };
 
 let viewerA: SignedIn;
