@@ -78,6 +78,7 @@ export async function ContextTaxSection({
         <DownloadLink
           href={exportHref("context-tax", toolsView, search, { tool: undefined })}
           rowLimit={EXPORT_ROW_LIMIT}
+          label="Download context tax CSV"
         />
       </div>
       <p className="headline" data-testid="context-tax-headline">
