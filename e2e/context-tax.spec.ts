@@ -60,7 +60,7 @@ test("the tools page shows what the never-called tools cost, and why some calls 
   await expect(page.getByText("2 of 4 offered tools were never called.")).toBeVisible();
   const hint = page.getByTestId("tool-recording-hint");
   await expect(hint).toContainText(
-    "3 LLM calls carried no tool list — tool recording is off (Vercel AI SDK: `recordInputs: false`)",
+    "3 LLM calls carried no tool list — tool recording is off (Vercel AI SDK: recordInputs: false).",
   );
   await expect(hint).toContainText("remove recordInputs: false");
 
@@ -81,7 +81,7 @@ test("the tools page shows what the never-called tools cost, and why some calls 
   const days = page.getByTestId("context-tax-days");
   await expect(days.locator("tbody tr")).toHaveCount(1);
   await expect(days.locator("tbody tr").first()).toContainText("support-bot");
-  await expect(days.locator('[data-column="unusedTokens"]').first()).toHaveText("4,500");
+  await expect(days.locator('tbody [data-column="unusedTokens"]')).toHaveText("4,500");
 
   const csvHref = await page
     .getByRole("link", { name: "Download context tax CSV" })

@@ -49,6 +49,28 @@ function NotReported({ text = "not reported" }: { text?: string }) {
   return <span className="muted">{text}</span>;
 }
 
+/** Model, agent and time: all a call of an agent that routes nothing has. */
+function UnroutedMeta({ view }: { view: IterationView }) {
+  return (
+    <dl className="meta-grid">
+      <div>
+        <dt>Model</dt>
+        <dd>{view.model ?? <NotReported />}</dd>
+      </div>
+      <div>
+        <dt>Agent</dt>
+        <dd>{view.agent ?? <NotReported />}</dd>
+      </div>
+      <div>
+        <dt>Time</dt>
+        <dd>
+          <LocalTime iso={view.ts} />
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
 /** Model, agent, forced choice, intent, dropped tokens, config version and time. */
 function IterationMeta({ view }: { view: IterationView }) {
   return (
@@ -374,7 +396,7 @@ export function IterationCard({ view, open }: { view: IterationView; open: boole
         <details open={open}>
           <IterationSummary view={view} />
           <div className="iteration-body">
-            <IterationMeta view={view} />
+            <UnroutedMeta view={view} />
             <WarningList warnings={view.warnings} />
             <UnroutedCallBody view={view} />
           </div>

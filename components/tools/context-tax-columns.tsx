@@ -18,10 +18,12 @@ export const contextTaxColumns = tool.columns([
   tool.accessor("tool", {
     header: "Tool",
     cell: (info) => (
-      <span className="mono cell-clip" title={info.getValue()}>
-        {info.getValue()}
+      <>
+        <span className="mono cell-clip" title={info.getValue()}>
+          {info.getValue()}
+        </span>
         {info.row.original.neverCalled ? <span className="badge">never called</span> : null}
-      </span>
+      </>
     ),
   }),
   tool.accessor("offers", {

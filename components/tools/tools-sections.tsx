@@ -32,11 +32,13 @@ const EXAMPLES_PER_HOUR = 5;
 
 /** LLM calls without a tool list: why their offers are missing, and what to change. */
 function MissingToolListsHint({ calls }: { calls: number }) {
-  const sentence = describeMissingToolLists(calls);
-  if (!sentence) return null;
+  const hint = describeMissingToolLists(calls);
+  if (!hint) return null;
   return (
     <div className="panel notice" role="status" data-testid="tool-recording-hint">
-      <p>{sentence}.</p>
+      <p>
+        {hint.lead} (Vercel AI SDK: <code>{hint.setting}</code>).
+      </p>
       <p className="small">
         Their offers are not counted above. To record them, let the instrumentation record the
         call's inputs: with the Vercel AI SDK, remove <code>recordInputs: false</code> from{" "}

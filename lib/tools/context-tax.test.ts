@@ -176,10 +176,13 @@ describe("prepareContextTaxDays", () => {
 describe("describeMissingToolLists", () => {
   it("names the count and the setting, and is silent when every call had a list", () => {
     expect(describeMissingToolLists(0)).toBeNull();
-    expect(describeMissingToolLists(1)).toBe(
-      "1 LLM call carried no tool list — tool recording is off (Vercel AI SDK: `recordInputs: false`)",
+    expect(describeMissingToolLists(1)?.text).toBe(
+      "1 LLM call carried no tool list — tool recording is off (Vercel AI SDK: recordInputs: false)",
     );
-    expect(describeMissingToolLists(1_234)).toMatch(/^1,234 LLM calls carried no tool list/);
+    expect(describeMissingToolLists(1_234)).toMatchObject({
+      lead: "1,234 LLM calls carried no tool list — tool recording is off",
+      setting: "recordInputs: false",
+    });
   });
 });
 

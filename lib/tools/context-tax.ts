@@ -178,11 +178,17 @@ export function prepareContextTaxDays(rows: readonly ContextTaxDayRow[]): Contex
 
 /**
  * The hint when LLM calls carried no tool list: their offers cannot be counted until tool
- * recording is on. Null when every call carried one.
+ * recording is on. `text` reads "3 LLM calls carried no tool list — tool recording is off
+ * (Vercel AI SDK: recordInputs: false)"; `lead` and `setting` are its parts, for markup. Null
+ * when every call carried one.
  */
-export function describeMissingToolLists(calls: number): string | null {
+export function describeMissingToolLists(
+  calls: number,
+): { lead: string; setting: string; text: string } | null {
   if (calls <= 0) return null;
-  return `${formatCount(calls)} LLM ${calls === 1 ? "call" : "calls"} carried no tool list — tool recording is off (Vercel AI SDK: \`recordInputs: false\`)`;
+  const lead = `${formatCount(calls)} LLM ${calls === 1 ? "call" : "calls"} carried no tool list — tool recording is off`;
+  const setting = "recordInputs: false";
+  return { lead, setting, text: `${lead} (Vercel AI SDK: ${setting})` };
 }
 
 const SOURCE_LABELS: Record<TokenEstimateSource, string> = {
