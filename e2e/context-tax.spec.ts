@@ -134,3 +134,14 @@ test("the run trace shows an unrouted call as offered and called, with its tool 
     contentType: "image/png",
   });
 });
+
+test("rollouts say a tenant with only mode off traffic has nothing to compare, and where to go", async ({
+  page,
+}) => {
+  await page.goto(`/rollouts?tenant=${TENANT}&range=24h`);
+  const note = page.getByTestId("unrouted-note");
+  await expect(note).toContainText("This window has only mode off traffic (4 decisions");
+  await note.getByRole("link", { name: "the Tools view" }).click();
+  await expect(page).toHaveURL(new RegExp(`/tools\\?.*tenant=${TENANT}`));
+  await expect(page.getByTestId("context-tax-headline")).toContainText("4,500 tokens");
+});
