@@ -10,27 +10,11 @@
  * Only `@opentelemetry/api` is used: the agent brings its own SDK and exporter.
  */
 import { type Attributes, type Span, trace } from "@opentelemetry/api";
+import { ROUTELENS_ATTR } from "@/lib/otlp/attributes";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 
-/** The attribute names, as Routelens' OTLP mapping reads them. */
-export const ROUTELENS_ATTRIBUTES = {
-  mode: "routelens.mode",
-  role: "routelens.role",
-  /** String array: the palette before narrowing. */
-  offered: "routelens.offered",
-  /** String array: the palette after narrowing. */
-  selected: "routelens.selected",
-  droppedTokens: "routelens.dropped_tokens",
-  /** Absent when no tool was forced. */
-  forcedChoice: "routelens.forced_choice",
-  turnHopIndex: "routelens.turn_hop_index",
-  /** Absent when the pipeline has no configuration version. */
-  configVersion: "routelens.config_version",
-  /** JSON string: the stage records, in the SPEC §2 `trace` shape. */
-  trace: "routelens.trace",
-  /** JSON string: the warnings, in the SPEC §2 `warnings` shape. */
-  warnings: "routelens.warnings",
-} as const;
+/** The attribute names: the ones Routelens' OTLP mapping reads (`lib/otlp/attributes.ts`). */
+export const ROUTELENS_ATTRIBUTES = ROUTELENS_ATTR;
 
 /**
  * The `routelens.*` attributes of a decision event (the `event` of a `routeTurn` result).
