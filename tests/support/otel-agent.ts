@@ -10,7 +10,7 @@
  */
 
 import { LegacyOpenTelemetry, OpenTelemetry } from "@ai-sdk/otel";
-import { type Context, context, type Span, trace } from "@opentelemetry/api";
+import { context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { OTLPTraceExporter as OtlpHttpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as OtlpProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
@@ -60,11 +60,10 @@ export interface AgentRunOptions {
   /** The AI SDK's `recordInputs`; false drops the tool list from the spans. Default true. */
   readonly recordInputs?: boolean;
   /**
-   * Runs inside every model call, with that call's span active (the `chat` span or
-   * `ai.generateText.doGenerate`), before the model answers: a routed agent annotates the
-   * span here. `step` counts from 0.
+   * Language model middleware around the mock model (e.g. a routed agent's). It runs inside
+   * each model call, with that call's span (`chat …` or `ai.generateText.doGenerate`) active.
    */
-  readonly onModelCall?: (step: number, span: Span | undefined) => void | Promise<void>;
+  readonly middleware?: readonly LanguageModelMiddleware[];
 }
 
 export interface AgentRun {
@@ -179,21 +178,13 @@ export async function runAgent(options: AgentRunOptions = {}): Promise<AgentRun>
       : new LegacyOpenTelemetry({ tracer });
 
   let step = 0;
-  const onModelCall = options.onModelCall;
-  const middleware: LanguageModelMiddleware = {
-    specificationVersion: "v4",
-    wrapGenerate: async ({ doGenerate }) => {
-      await onModelCall?.(step, trace.getActiveSpan());
-      return doGenerate();
-    },
-  };
   const model = wrapLanguageModel({
     model: new MockLanguageModelV4({
       provider: "mock-provider",
       modelId: "mock-model-1",
       doGenerate: async () => modelAnswer(step++),
     }),
-    middleware,
+    middleware: [...(options.middleware ?? [])],
   });
 
   const result = await generateText({
@@ -256,9 +247,4 @@ export async function exportSpans(
   } finally {
     await exporter.shutdown();
   }
-}
-
-/** Runs `fn` with `span` as the active span (for code that annotates "the active span"). */
-export function withActiveSpan<T>(span: Span, fn: () => T, parent: Context = context.active()): T {
-  return context.with(trace.setSpan(parent, span), fn);
 }
