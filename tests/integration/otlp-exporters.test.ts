@@ -288,25 +288,39 @@ describe("the README's set-ups", () => {
     }
   });
 
-  it("any OTLP exporter: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and OTEL_EXPORTER_OTLP_HEADERS alone deliver the run", async () => {
-    const run = await runAgent({ family: "ai" });
-    const saved = { ...process.env };
-    process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = tracesUrl;
-    process.env.OTEL_EXPORTER_OTLP_HEADERS = `Authorization=Bearer%20${key}`;
-    process.env.OTEL_EXPORTER_OTLP_COMPRESSION = "gzip";
-    let exporter: OtlpJsonExporter;
-    try {
-      exporter = new OtlpJsonExporter(); // configured from the environment only
-    } finally {
-      process.env = saved;
-    }
-    const outcome = await new Promise<{ code: number; error?: Error }>((resolve) =>
-      exporter.export(run.spans, resolve),
-    );
-    await exporter.shutdown();
-    expect(outcome.error).toBeUndefined();
-    await expectAgentRunStored(run, "support-agent");
-  });
+  const ENVIRONMENTS: Record<string, string>[] = [
+    {
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: tracesUrl,
+      OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Bearer%20<key>",
+      OTEL_EXPORTER_OTLP_COMPRESSION: "gzip",
+    },
+    {
+      // The base endpoint: the SDK appends /v1/traces. A plain space after Bearer.
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${baseUrl}/api/otlp`,
+      OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Bearer <key>",
+    },
+  ];
+  for (const environment of ENVIRONMENTS) {
+    it(`any OTLP exporter: the environment alone delivers the run (${Object.keys(environment).join(", ")})`, async () => {
+      const run = await runAgent({ family: "ai" });
+      const saved = { ...process.env };
+      for (const [name, value] of Object.entries(environment)) {
+        process.env[name] = value.replace("<key>", key);
+      }
+      let exporter: OtlpJsonExporter;
+      try {
+        exporter = new OtlpJsonExporter(); // configured from the environment only
+      } finally {
+        process.env = saved;
+      }
+      const outcome = await new Promise<{ code: number; error?: Error }>((resolve) =>
+        exporter.export(run.spans, resolve),
+      );
+      await exporter.shutdown();
+      expect(outcome.error).toBeUndefined();
+      await expectAgentRunStored(run, "support-agent");
+    });
+  }
 
   it("Vercel AI SDK: startRoutelensTracing sends every generateText call's spans", async () => {
     const provider = startRoutelensTracing(baseUrl, key);
