@@ -5,7 +5,7 @@
  * `@opentelemetry/exporter-trace-otlp-http` exporter posts its spans to a local listener that
  * keeps the body. Unit tests of the mapping read these files instead of hand-written shapes.
  *
- *   npx tsx scripts/capture-otlp-fixtures.ts
+ *   npx tsx scripts/capture-otlp-fixtures.ts [file.json …]   (default: every file)
  *
  * Each file is the request body exactly as the exporter sent it; ids and times change on every
  * capture.
@@ -20,15 +20,17 @@ const OUT = path.join(process.cwd(), "tests/fixtures/otlp");
 
 interface Variant {
   readonly file: string;
+  readonly sdk: 6 | 7;
   readonly family: SpanFamily;
   readonly recordInputs: boolean;
 }
 
 const VARIANTS: readonly Variant[] = [
-  { file: "ai-sdk-genai.json", family: "genai", recordInputs: true },
-  { file: "ai-sdk-legacy.json", family: "ai", recordInputs: true },
-  { file: "ai-sdk-genai-no-inputs.json", family: "genai", recordInputs: false },
-  { file: "ai-sdk-legacy-no-inputs.json", family: "ai", recordInputs: false },
+  { file: "ai-sdk-genai.json", sdk: 7, family: "genai", recordInputs: true },
+  { file: "ai-sdk-legacy.json", sdk: 7, family: "ai", recordInputs: true },
+  { file: "ai-sdk-genai-no-inputs.json", sdk: 7, family: "genai", recordInputs: false },
+  { file: "ai-sdk-legacy-no-inputs.json", sdk: 7, family: "ai", recordInputs: false },
+  { file: "ai-sdk-6.json", sdk: 6, family: "ai", recordInputs: true },
 ];
 
 async function main() {
@@ -44,8 +46,14 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   try {
+    const only = process.argv.slice(2);
     for (const variant of VARIANTS) {
-      const run = await runAgent({ family: variant.family, recordInputs: variant.recordInputs });
+      if (only.length > 0 && !only.includes(variant.file)) continue;
+      const run = await runAgent({
+        sdk: variant.sdk,
+        family: variant.family,
+        recordInputs: variant.recordInputs,
+      });
       const before = bodies.length;
       const outcome = await exportSpans(run.spans, {
         url: `http://127.0.0.1:${port}/v1/traces`,

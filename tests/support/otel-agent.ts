@@ -30,6 +30,8 @@ import {
   wrapLanguageModel,
 } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
+import { generateText as generateTextV6, stepCountIs as stepCountIsV6 } from "ai-v6";
+import { MockLanguageModelV3 } from "ai-v6/test";
 import { z } from "zod";
 
 /** The tools the agent offers on every step, in this order. */
@@ -52,6 +54,12 @@ export const AGENT_CALLS = ["search_orders", "refund_order"] as const;
 export type SpanFamily = "genai" | "ai";
 
 export interface AgentRunOptions {
+  /**
+   * The AI SDK's major version. 7 (default): `ai` with `@ai-sdk/otel`. 6: the `ai-v6` alias
+   * (`ai@6`), whose `experimental_telemetry` emits the `ai.*` family itself (`family` is
+   * ignored, `middleware` is not supported).
+   */
+  readonly sdk?: 6 | 7;
   readonly family?: SpanFamily;
   /** `ai.telemetry.functionId`: the agent's name. Default "support-agent". */
   readonly functionId?: string;
@@ -172,6 +180,29 @@ export async function runAgent(options: AgentRunOptions = {}): Promise<AgentRun>
     spanProcessors: [new SimpleSpanProcessor(recorder)],
   });
   const tracer = provider.getTracer("routelens-test-agent");
+  if (options.sdk === 6) {
+    if (options.middleware) throw new Error("middleware is supported with AI SDK 7 only");
+    let step = 0;
+    const result = await generateTextV6({
+      model: new MockLanguageModelV3({
+        provider: "mock-provider",
+        modelId: "mock-model-1",
+        doGenerate: async () => modelAnswer(step++),
+      }),
+      // The same tool objects: `tool()` returns its argument in both versions.
+      tools: agentTools() as unknown as Parameters<typeof generateTextV6>[0]["tools"],
+      stopWhen: stepCountIsV6(5),
+      prompt: "Customer C-1042 wants a refund for a damaged order.",
+      experimental_telemetry: {
+        isEnabled: true,
+        tracer,
+        functionId: options.functionId ?? "support-agent",
+        recordInputs: options.recordInputs ?? true,
+      },
+    });
+    return finish(provider, recorder, result.text);
+  }
+
   const integration: Telemetry =
     (options.family ?? "genai") === "genai"
       ? new OpenTelemetry({ tracer })
@@ -198,12 +229,20 @@ export async function runAgent(options: AgentRunOptions = {}): Promise<AgentRun>
       integrations: [integration],
     },
   });
+  return finish(provider, recorder, result.text);
+}
+
+async function finish(
+  provider: BasicTracerProvider,
+  recorder: InMemorySpanExporter,
+  text: string,
+): Promise<AgentRun> {
   await provider.forceFlush();
   const spans = recorder.getFinishedSpans();
   await provider.shutdown();
   const traceId = spans[0]?.spanContext().traceId;
   if (!traceId) throw new Error("the agent run produced no spans");
-  return { spans, traceId, text: result.text };
+  return { spans, traceId, text };
 }
 
 export interface ExportTarget {
