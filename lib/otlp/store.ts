@@ -474,21 +474,25 @@ async function deriveEvents(
   return { decisions, outcomes, joined };
 }
 
-/** Each offered tool's size estimate, as last seen by span start (ties: the larger estimate). */
+/**
+ * Each offered tool's size estimate, as last seen by span start to the millisecond (the stored
+ * precision; at an equal millisecond, the larger estimate).
+ */
 async function upsertToolSizes(
   client: pg.PoolClient,
   tenant: string,
   calls: MappedLlmCall[],
 ): Promise<void> {
-  const latest = new Map<string, { tokens: number; startNs: bigint; seenAt: string }>();
+  // Compared as stored (milliseconds, then tokens), so any order of exports keeps the same row.
+  const latest = new Map<string, { tokens: number; seenAt: string }>();
   for (const call of calls) {
     for (const { tool, tokens } of call.toolSizes) {
       const current = latest.get(tool);
       const newer =
         !current ||
-        call.startNs > current.startNs ||
-        (call.startNs === current.startNs && tokens > current.tokens);
-      if (newer) latest.set(tool, { tokens, startNs: call.startNs, seenAt: call.timestamp });
+        call.timestamp > current.seenAt ||
+        (call.timestamp === current.seenAt && tokens > current.tokens);
+      if (newer) latest.set(tool, { tokens, seenAt: call.timestamp });
     }
   }
   if (latest.size === 0) return;

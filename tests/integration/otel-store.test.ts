@@ -20,7 +20,7 @@ import { deleteTenantRows } from "../support/tenant-rows";
 
 const suffix = Date.now().toString(36);
 const tenant = (name: string) => `otel-${name}-${suffix}`;
-const TENANTS = ["run", "split", "concurrent", "bad", "twin-a", "twin-b"].map(tenant);
+const TENANTS = ["run", "split", "concurrent", "sizes", "bad", "twin-a", "twin-b"].map(tenant);
 const TOOLS = ["search_orders", "refund_order", "create_ticket", "escalate", "lookup_customer"];
 /** An hour ago, on a whole second: inside the timestamp window and the prune horizon. */
 const T0 = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
@@ -267,6 +267,34 @@ describe("storeSpans", () => {
     expect(results.map((r) => r.rejectedSpans)).toEqual([0, 0, 0, 0]);
     expect(withoutTenant(await snapshot(t))).toEqual(withoutTenant(await snapshot(tenant("run"))));
     expect(await rollupDifferences(db, t)).toEqual([]);
+  });
+
+  it("keeps a tool's size as last seen by span start, whatever the export order", async () => {
+    const t = tenant("sizes");
+    const sizesTrace = traceId("tool-sizes");
+    const definition = (description: string) => ({
+      "gen_ai.tool.definitions": JSON.stringify([{ name: "lookup", description }]),
+    });
+    const older = genAiCall({
+      traceId: sizesTrace,
+      spanId: spanId(1),
+      startMs: T0,
+      attributes: definition("x".repeat(400)),
+    });
+    const newer = genAiCall({
+      traceId: sizesTrace,
+      spanId: spanId(2),
+      startMs: T0 + 1000,
+      attributes: definition("short"),
+    });
+    await storeSpans(t, [newer]);
+    await storeSpans(t, [older]);
+    const { rows } = await db.query(
+      "SELECT tool, tokens, seen_at FROM tool_sizes WHERE tenant_id = $1",
+      [t],
+    );
+    // {"name":"lookup","description":"short"} is 39 characters: ceil(39 / 4) = 10.
+    expect(rows).toEqual([{ tool: "lookup", tokens: 10, seen_at: new Date(T0 + 1000) }]);
   });
 
   it("refuses a bad span with a message naming the attribute, and stores its neighbours", async () => {
