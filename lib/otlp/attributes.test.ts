@@ -76,7 +76,27 @@ describe("readOfferedTools", () => {
       "gen_ai.tool.definitions": JSON.stringify([{ name: "bare" }, { description: "no name" }]),
     };
     const offered = readOfferedTools(attrs);
-    expect(offered?.tools).toEqual([{ name: "bare", definition: { name: "bare" }, schema: null }]);
+    // {"name":"bare"} is 15 characters: ceil(15 / 4) = 4 tokens.
+    expect(offered?.tools).toEqual([
+      { name: "bare", definition: { name: "bare" }, schema: null, tokens: 4 },
+    ]);
+  });
+
+  it("answers the same for a text read again (parsed once), and refuses a bad one every time", () => {
+    const text = JSON.stringify([tool("a", "parameters"), tool("b", "parameters")]);
+    const first = readOfferedTools({ "gen_ai.tool.definitions": text });
+    const again = readOfferedTools({ "gen_ai.tool.definitions": text });
+    expect(again).toEqual(first);
+    expect(again?.tools).not.toBe(first?.tools); // each caller gets its own list
+    const element = JSON.stringify(tool("c", "inputSchema"));
+    expect(
+      readOfferedTools({ "ai.prompt.tools": [element, element] })?.tools.map((t) => t.name),
+    ).toEqual(["c", "c"]);
+    for (let i = 0; i < 2; i++) {
+      expect(problemOf(() => readOfferedTools({ "gen_ai.tool.definitions": "[1" })).attribute).toBe(
+        "gen_ai.tool.definitions",
+      );
+    }
   });
 
   it("answers undefined when the span records no tool list, an empty list when it records one", () => {

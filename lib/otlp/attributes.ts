@@ -81,6 +81,8 @@ export interface ToolDefinition {
   definition: Record<string, unknown>;
   /** The input schema, under `parameters`, `inputSchema` or `function.parameters`; null when absent. */
   schema: unknown;
+  /** Its size estimate (`estimateToolTokens`). */
+  tokens: number;
 }
 
 /** One tool call the model made, as its output recorded it. */
@@ -160,20 +162,62 @@ function toToolDefinition(definition: JsonObject): ToolDefinition | null {
         : null;
   if (name === null || name.length === 0) return null;
   const schema = definition.parameters ?? definition.inputSchema ?? fn?.parameters ?? null;
-  return { name, definition, schema };
+  return { name, definition, schema, tokens: estimateToolTokens(definition) };
+}
+
+/**
+ * Tool definitions read from a text, by the text. An agent sends the same palette on every LLM
+ * call, so parsing and sizing each distinct text once is most of the cost of reading a span.
+ * Bounded by the characters of the texts it keeps (cleared when full); what it answers is
+ * shared, so it is frozen.
+ */
+class DefinitionMemo<T> {
+  private readonly entries = new Map<string, T>();
+  private chars = 0;
+
+  constructor(private readonly maxChars: number) {}
+
+  get(text: string, read: () => T): T {
+    const hit = this.entries.get(text);
+    if (hit !== undefined) return hit;
+    const value = read();
+    if (text.length <= this.maxChars / 16) {
+      if (this.chars + text.length > this.maxChars) {
+        this.entries.clear();
+        this.chars = 0;
+      }
+      this.entries.set(text, value);
+      this.chars += text.length;
+    }
+    return value;
+  }
+}
+
+const MEMO_CHARS = 8 * 1024 * 1024;
+const listMemo = new DefinitionMemo<readonly ToolDefinition[]>(MEMO_CHARS);
+const elementMemo = new DefinitionMemo<ToolDefinition | null>(MEMO_CHARS);
+
+function freeze(tool: ToolDefinition | null): ToolDefinition | null {
+  return tool === null ? null : Object.freeze(tool);
+}
+
+function definitionOf(item: unknown, index: number, attribute: string): ToolDefinition | null {
+  const read = (parsed: unknown) => {
+    if (!isObject(parsed)) {
+      throw new AttributeProblem(attribute, `element ${index} must be a tool definition object`);
+    }
+    return freeze(toToolDefinition(parsed));
+  };
+  if (typeof item !== "string") return read(item);
+  return elementMemo.get(item, () =>
+    read(parseJson(item, attribute, `element ${index} must be a JSON tool definition`)),
+  );
 }
 
 function definitionsFrom(items: unknown[], attribute: string): ToolDefinition[] {
   const tools: ToolDefinition[] = [];
   items.forEach((item, index) => {
-    const parsed =
-      typeof item === "string"
-        ? parseJson(item, attribute, `element ${index} must be a JSON tool definition`)
-        : item;
-    if (!isObject(parsed)) {
-      throw new AttributeProblem(attribute, `element ${index} must be a tool definition object`);
-    }
-    const tool = toToolDefinition(parsed);
+    const tool = definitionOf(item, index, attribute);
     if (tool) tools.push(tool);
   });
   return tools;
@@ -198,13 +242,21 @@ function readToolList(attrs: Attributes, attribute: string): ToolDefinition[] | 
   const value = attrs[attribute];
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") {
-    const parsed = parseJson(value, attribute, "must be a JSON array of tool definitions");
-    if (!Array.isArray(parsed)) {
-      throw new AttributeProblem(attribute, "must be a JSON array of tool definitions");
-    }
-    return definitionsFrom(parsed, attribute);
+    const tools = listMemo.get(value, () => {
+      const parsed = parseJson(value, attribute, "must be a JSON array of tool definitions");
+      if (!Array.isArray(parsed)) {
+        throw new AttributeProblem(attribute, "must be a JSON array of tool definitions");
+      }
+      return Object.freeze(definitionsFrom(parsed, attribute));
+    });
+    return [...tools];
   }
-  if (Array.isArray(value)) return definitionsFrom(value.map(plain), attribute);
+  if (Array.isArray(value)) {
+    return definitionsFrom(
+      value.map((item) => (typeof item === "string" ? item : plain(item))),
+      attribute,
+    );
+  }
   throw new AttributeProblem(
     attribute,
     "must be a JSON array of tool definitions or an array of JSON tool definitions",

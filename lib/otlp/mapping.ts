@@ -21,7 +21,6 @@ import {
   ATTR,
   AttributeProblem,
   classifySpan,
-  estimateToolTokens,
   type OfferedTools,
   type OutputCalls,
   ROUTELENS_ATTR,
@@ -217,9 +216,7 @@ function mapLlmCall(span: OtlpSpan, base: MappedSpanBase): MappedLlmCall {
     }
   }
   const sizes = new Map<string, number>();
-  for (const tool of offered?.tools ?? []) {
-    sizes.set(tool.name, estimateToolTokens(tool.definition));
-  }
+  for (const tool of offered?.tools ?? []) sizes.set(tool.name, tool.tokens);
   const toolsSeen = offered?.tools.map((tool) => tool.name);
   const isRouted = routed.mode !== undefined;
 
