@@ -220,6 +220,8 @@ describe("mapSpan: what lib/telemetry writes is what is read", () => {
     const { event_id, timestamp, run_id, iteration, ...fields } = event;
     expect(mapped.decision?.mode).toBe("observe");
     expect(mapped.decision?.event).toMatchObject(fields);
+    // The identity routeTurn computes: the selected tools and the forced choice.
+    expect(mapped.decision?.event.palette_identity).toBe("search_docs\u0001!search_docs");
     expect(mapped.outcome?.called).toEqual(["refund_order"]);
   });
 });

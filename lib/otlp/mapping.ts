@@ -17,6 +17,7 @@ import {
   type ToolRoutingDecision,
   timestampWindowIssue,
 } from "@/lib/schemas/events";
+import { paletteIdentity } from "@/lib/selection/palette-identity";
 import {
   ATTR,
   AttributeProblem,
@@ -264,6 +265,13 @@ function mapLlmCall(span: OtlpSpan, base: MappedSpanBase): MappedLlmCall {
       ...(model === undefined ? {} : { model }),
       ...(agent === undefined ? {} : { agent }),
       ...(routed.configVersion === undefined ? {} : { config_version: routed.configVersion }),
+      // A routed decision carries the identity routeTurn gives it: of the selected tools and
+      // the forced choice (as /api/ingest stores it). An unrouted one has none.
+      ...(isRouted
+        ? {
+            palette_identity: paletteIdentity(routed.selected ?? seen, routed.forcedChoice ?? null),
+          }
+        : {}),
     };
     decision = { event: check(event as ToolRoutingDecision, sources), mode };
     if (output !== undefined) {

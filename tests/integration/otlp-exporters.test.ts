@@ -508,10 +508,10 @@ describe("routed agents: routelens.* attributes written by recordRouteTurn", () 
     });
   }
 
-  // Known gap: /api/ingest stores the palette identity routeTurn computes from the selected
-  // tools and the forced choice; the OTLP mapping stores null for routed spans. This test
-  // fails (and so passes as `it.fails`) until the mapping derives it; then drop `.fails`.
-  it.fails("stores the palette identity of a routed decision as /api/ingest does", async () => {
+  // /api/ingest stores the palette identity routeTurn computes from the selected tools and the
+  // forced choice; the OTLP mapping derives the same from routelens.selected and
+  // routelens.forced_choice.
+  it("stores the palette identity of a routed decision as /api/ingest does", async () => {
     const { viaOtlp, viaIngest } = await routedRun("enforce");
     expect(viaIngest.map((row) => row.palette_identity)).not.toContain(null);
     expect(viaOtlp.map((row) => row.palette_identity)).toEqual(
