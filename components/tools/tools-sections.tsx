@@ -50,6 +50,9 @@ function MissingToolListsHint({ calls }: { calls: number }) {
   );
 }
 
+/** Daily lines drawn at most (newest first); a window with more names how many are left out. */
+const DAY_LINES_SHOWN = 100;
+
 /**
  * The context tax: the headline (what offering tools the model did not call cost), the hint
  * when calls carried no tool list, the per-tool table with its download, and the totals per
@@ -64,14 +67,14 @@ export async function ContextTaxSection({
 }) {
   const scope = await requireScope(search.tenant);
   const filter = rollupFilterOf(search, scope);
-  const [{ lines }, dayRows, callsWithoutTools] = await Promise.all([
+  const [{ lines, tenantTools }, callsWithoutTools] = await Promise.all([
     listContextTaxLines(search, range, scope),
-    sumContextTaxByDay(filter, range),
     // Calls without a tool list come from agents that route nothing: no routed mode has them.
     search.mode === "observe" || search.mode === "enforce"
       ? Promise.resolve(0)
       : countCallsWithoutTools(filter, range),
   ]);
+  const dayRows = await sumContextTaxByDay(filter, range, tenantTools);
   const summary = summarizeContextTax(lines, describeTaxWindow(range));
   return (
     <section className="panel" aria-labelledby="context-tax-title">
@@ -95,7 +98,13 @@ export async function ContextTaxSection({
       </p>
       <ContextTaxTable rows={lines} />
       <h3 className="small-heading">Per day, tenant and role</h3>
-      <ContextTaxDaysTable rows={prepareContextTaxDays(dayRows)} />
+      {dayRows.length > DAY_LINES_SHOWN ? (
+        <p className="muted small">
+          The newest {DAY_LINES_SHOWN} of {dayRows.length} lines; choose a tenant or role, or a
+          shorter range, to see the others.
+        </p>
+      ) : null}
+      <ContextTaxDaysTable rows={prepareContextTaxDays(dayRows).slice(0, DAY_LINES_SHOWN)} />
     </section>
   );
 }

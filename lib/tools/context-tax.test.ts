@@ -7,6 +7,7 @@ import {
   formatShare,
   prepareContextTaxDays,
   prepareContextTaxLines,
+  sumContextTaxPerTool,
   summarizeContextTax,
 } from "./context-tax";
 import type { ContextTaxRow } from "./types";
@@ -198,5 +199,43 @@ describe("contextTaxCsvColumns", () => {
       "a,3,1,0.333333,2,10,definition size,21",
       "",
     ]);
+  });
+});
+
+describe("sumContextTaxPerTool", () => {
+  it("adds tenants up per tool, each offer costed with its own tenant's estimate", () => {
+    const row = (
+      tenant: string,
+      tool: string,
+      definition: number | null,
+      tokens: number | null,
+    ) => ({
+      tenant,
+      tool,
+      offers: 10,
+      calls: 4,
+      unusedOffers: 6,
+      definitionTokens: definition,
+      tokens,
+    });
+    const [search, other] = sumContextTaxPerTool([
+      row("acme", "search", 100, 100),
+      row("globex", "search", null, 40),
+      row("initech", "search", null, null),
+      row("acme", "other", null, null),
+    ]);
+    expect(search).toEqual({
+      tool: "search",
+      offers: 30,
+      calls: 12,
+      unusedOffers: 18,
+      estimatedOffers: 20,
+      definitionOffers: 10,
+      offeredTokens: 1_400,
+      unusedTokens: 840,
+    });
+    expect(other).toMatchObject({ estimatedOffers: 0, offeredTokens: 0, unusedTokens: 0 });
+    const [line] = prepareContextTaxLines([search as ContextTaxRow]);
+    expect(line).toMatchObject({ source: "mixed", tokensPerOffer: 70 });
   });
 });

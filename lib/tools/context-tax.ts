@@ -7,7 +7,7 @@
  */
 import type { CsvColumn } from "@/lib/dashboard/csv";
 import { formatCompact, formatCount } from "@/lib/dashboard/format";
-import type { ContextTaxDayRow, ContextTaxRow } from "./types";
+import type { ContextTaxDayRow, ContextTaxRow, ContextTaxTenantToolRow } from "./types";
 
 /** Where a tool's tokens-per-offer estimate comes from. */
 export type TokenEstimateSource =
@@ -35,6 +35,34 @@ export interface ContextTaxLine {
   /** Estimated tokens of all its offers (0 when unknown). */
   offeredTokens: number;
   neverCalled: boolean;
+}
+
+/** Adds up the tenants' sums per tool (most tools first by unused tokens, then by name). */
+export function sumContextTaxPerTool(rows: readonly ContextTaxTenantToolRow[]): ContextTaxRow[] {
+  const byTool = new Map<string, ContextTaxRow>();
+  for (const row of rows) {
+    const line = byTool.get(row.tool) ?? {
+      tool: row.tool,
+      offers: 0,
+      calls: 0,
+      unusedOffers: 0,
+      estimatedOffers: 0,
+      definitionOffers: 0,
+      offeredTokens: 0,
+      unusedTokens: 0,
+    };
+    line.offers += row.offers;
+    line.calls += row.calls;
+    line.unusedOffers += row.unusedOffers;
+    if (row.tokens !== null) {
+      line.estimatedOffers += row.offers;
+      line.offeredTokens += row.offers * row.tokens;
+      line.unusedTokens += row.unusedOffers * row.tokens;
+    }
+    if (row.definitionTokens !== null) line.definitionOffers += row.offers;
+    byTool.set(row.tool, line);
+  }
+  return [...byTool.values()];
 }
 
 function sourceOf(row: ContextTaxRow): TokenEstimateSource {

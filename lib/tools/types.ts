@@ -39,6 +39,19 @@ export interface ContextTaxRow {
   unusedTokens: number;
 }
 
+/** Per tenant and tool: the context tax's sums, and the estimated tokens of one offer. */
+export interface ContextTaxTenantToolRow {
+  tenant: string;
+  tool: string;
+  offers: number;
+  calls: number;
+  unusedOffers: number;
+  /** The definition's estimated size (`tool_sizes`); null when no definition was seen. */
+  definitionTokens: number | null;
+  /** The estimate used: the definition's size, else recorded dropped tokens per drop; null: none. */
+  tokens: number | null;
+}
+
 /** Per UTC day, tenant and role: the context tax's totals. */
 export interface ContextTaxDayRow {
   day: Date;

@@ -8,14 +8,22 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { tenantsScope } from "@/lib/auth/scope";
+import type { Period } from "@/lib/dashboard/time-range";
 import { groupToolRuns } from "@/lib/dashboard/tool-runs";
 import { describeUnroutedCall, prepareRunTrace } from "@/lib/dashboard/trace";
-import { countCallsWithoutTools, sumContextTaxByTool } from "@/lib/db/queries/context-tax";
+import { countCallsWithoutTools, sumContextTaxByTenantTool } from "@/lib/db/queries/context-tax";
+import type { RollupFilter } from "@/lib/db/queries/rollup";
 import { listPageSpans, listRunDecisions, listRunOutcomes } from "@/lib/db/queries/run-trace";
 import { createApiKey } from "@/lib/keys";
+import { sumContextTaxPerTool } from "@/lib/tools/context-tax";
 import { type SignedIn, signedInUser } from "../support/accounts";
 import { AGENT_TOOLS, exportSpans, runAgent } from "../support/otel-agent";
 import { deleteTenantRows } from "../support/tenant-rows";
+
+/** The per-tool context tax, summed over tenants as the tools page does. */
+async function sumContextTaxByTool(filter: RollupFilter, period: Period) {
+  return sumContextTaxPerTool(await sumContextTaxByTenantTool(filter, period));
+}
 
 const baseUrl = inject("baseUrl");
 const databaseUrl = inject("databaseUrl");

@@ -12,15 +12,26 @@ import { groupToolRuns } from "@/lib/dashboard/tool-runs";
 import {
   countCallsWithoutTools,
   sumContextTaxByDay,
-  sumContextTaxByTool,
+  sumContextTaxByTenantTool,
 } from "@/lib/db/queries/context-tax";
 import { countUnroutedDecisions, sumCohortCells } from "@/lib/db/queries/rollouts";
 import type { RollupFilter } from "@/lib/db/queries/rollup";
 import { listPageSpans, listRunDecisions } from "@/lib/db/queries/run-trace";
 import type { StoredMode } from "@/lib/schemas/events";
+import { sumContextTaxPerTool } from "@/lib/tools/context-tax";
 import type { ContextTaxRow } from "@/lib/tools/types";
 import { insertUnroutedRun } from "../support/otel-rows";
 import { deleteTenantRows } from "../support/tenant-rows";
+
+/** The per-tool context tax, summed over tenants as the tools page does. */
+async function sumContextTaxByTool(filter: RollupFilter, period: Period) {
+  return sumContextTaxPerTool(await sumContextTaxByTenantTool(filter, period));
+}
+
+/** The daily totals, with the window's estimates as the tools page passes them. */
+async function sumDays(filter: RollupFilter, period: Period) {
+  return sumContextTaxByDay(filter, period, await sumContextTaxByTenantTool(filter, period));
+}
 
 const suffix = Date.now().toString(36);
 const TENANTS = [`tax-a-${suffix}`, `tax-b-${suffix}`] as const;
@@ -272,7 +283,7 @@ describe("sumContextTaxByDay", () => {
       [onlyA, [TENANTS[0]]],
     ];
     for (const [scope, tenants] of scopes) {
-      const days = await sumContextTaxByDay({ scope }, WINDOW);
+      const days = await sumDays({ scope }, WINDOW);
       expect(new Set(days.map((day) => day.tenant))).toEqual(new Set(tenants));
       for (const line of days) expect(line.day.getTime() % DAY).toBe(0);
       const tools = expectedByTool({}, tenants);
@@ -291,7 +302,7 @@ describe("sumContextTaxByDay", () => {
       );
     }
     // One day, tenant and role against its raw rows (offers only: tokens need the window).
-    const days = await sumContextTaxByDay({ scope: both }, WINDOW);
+    const days = await sumDays({ scope: both }, WINDOW);
     const first = days.at(-1);
     if (!first) throw new Error("no day lines");
     const raw = rows.filter(

@@ -12,76 +12,74 @@
 import "server-only";
 import type { Period } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
-import type { ContextTaxDayRow, ContextTaxRow } from "@/lib/tools/types";
+import type { ContextTaxDayRow, ContextTaxTenantToolRow } from "@/lib/tools/types";
 import { type RollupFilter, rollupConditions, toHourWindow } from "./rollup";
 import { SqlParams, whereClause } from "./sql";
 
-/** Most tools the table lists, as on the tools table. */
-const MAX_TOOLS = 2_000;
 /** Most (day, tenant, role) lines of the daily totals. */
 const MAX_DAY_LINES = 5_000;
 
-/**
- * The window's per-(tenant, role, hour, tool) offers with the estimated tokens of one offer:
- * `r` (rollup rows; an offer is `offered` in observe and off, `selected` in enforce) and `e`
- * (per tenant and tool: `definition_tokens`, and `tokens`, the estimate used).
- */
-function estimatedOffers(params: SqlParams, filter: RollupFilter, period: Period): string {
-  const where = rollupConditions(params, filter, toHourWindow(period));
-  return `WITH r AS (
-       SELECT tenant_id, role, bucket, tool,
-              CASE WHEN mode = 'enforce' THEN selected ELSE offered END AS offers,
-              called, unused_offers, dropped, dropped_tokens
-         FROM tool_rollup_hour ${whereClause(where)}
-     ),
-     e AS (
-       SELECT r.tenant_id, r.tool, s.tokens AS definition_tokens,
-              coalesce(s.tokens::float8, sum(r.dropped_tokens) / nullif(sum(r.dropped), 0)) AS tokens
-         FROM r LEFT JOIN tool_sizes s ON s.tenant_id = r.tenant_id AND s.tool = r.tool
-        GROUP BY r.tenant_id, r.tool, s.tokens
-     )`;
-}
+/** An offer: a decision that put the tool in front of the model (`selected` in enforce). */
+const OFFERS = "CASE WHEN mode = 'enforce' THEN selected ELSE offered END";
+/** Most (tenant, tool) lines one window reads. */
+const MAX_TENANT_TOOLS = 20_000;
 
-/** Per tool: offers, calls, unused offers and their estimated tokens. */
-export async function sumContextTaxByTool(
+/**
+ * Per tenant and tool: offers, calls, unused offers, and the estimated tokens of one offer —
+ * the definition's size, else the window's dropped tokens per drop, else null. One pass over
+ * the window's rollup rows, joined to the sizes after summing (an estimate is the same for
+ * every hour of a tenant). `sumContextTaxPerTool` (lib/tools) adds the tenants up per tool.
+ */
+export async function sumContextTaxByTenantTool(
   filter: RollupFilter,
   period: Period,
-): Promise<ContextTaxRow[]> {
+): Promise<ContextTaxTenantToolRow[]> {
   const params = new SqlParams();
-  const cte = estimatedOffers(params, filter, period);
-  const { rows } = await getPool().query<ContextTaxRow>(
-    `${cte}
-     SELECT r.tool AS "tool", sum(r.offers) AS "offers", sum(r.called) AS "calls",
-            sum(r.unused_offers) AS "unusedOffers",
-            coalesce(sum(r.offers) FILTER (WHERE e.tokens IS NOT NULL), 0) AS "estimatedOffers",
-            coalesce(sum(r.offers) FILTER (WHERE e.definition_tokens IS NOT NULL), 0)
-              AS "definitionOffers",
-            coalesce(sum(r.offers * e.tokens), 0) AS "offeredTokens",
-            coalesce(sum(r.unused_offers * e.tokens), 0) AS "unusedTokens"
-       FROM r JOIN e ON e.tenant_id = r.tenant_id AND e.tool = r.tool
-      GROUP BY r.tool
-      ORDER BY "unusedTokens" DESC, r.tool
-      LIMIT ${params.add(MAX_TOOLS)}`,
+  const where = rollupConditions(params, filter, toHourWindow(period));
+  const { rows } = await getPool().query<ContextTaxTenantToolRow>(
+    `SELECT g.tenant_id AS "tenant", g.tool AS "tool", g.offers AS "offers", g.calls AS "calls",
+            g.unused AS "unusedOffers", s.tokens AS "definitionTokens",
+            coalesce(s.tokens::float8, g.dropped_tokens / nullif(g.dropped, 0)) AS "tokens"
+       FROM (SELECT tenant_id, tool, sum(${OFFERS}) AS offers, sum(called) AS calls,
+                    sum(unused_offers) AS unused, sum(dropped) AS dropped,
+                    sum(dropped_tokens) AS dropped_tokens
+               FROM tool_rollup_hour ${whereClause(where)}
+              GROUP BY tenant_id, tool) g
+       LEFT JOIN tool_sizes s ON s.tenant_id = g.tenant_id AND s.tool = g.tool
+      ORDER BY g.tenant_id, g.tool
+      LIMIT ${params.add(MAX_TENANT_TOOLS)}`,
     params.values,
   );
   return rows;
 }
 
-/** Per UTC day, tenant and role: offers, unused offers and their estimated tokens. */
+/**
+ * Per UTC day, tenant and role: offers, unused offers and their estimated tokens, with the
+ * per-(tenant, tool) estimates `sumContextTaxByTenantTool` found for the same window (passed
+ * in, so the rollup rows are read in one parallel pass and joined to a small hash table).
+ */
 export async function sumContextTaxByDay(
   filter: RollupFilter,
   period: Period,
+  estimates: readonly Pick<ContextTaxTenantToolRow, "tenant" | "tool" | "tokens">[],
 ): Promise<ContextTaxDayRow[]> {
   const params = new SqlParams();
-  const cte = estimatedOffers(params, filter, period);
+  const where = rollupConditions(params, filter, toHourWindow(period), "r.");
+  const tenants = params.add(estimates.map((estimate) => estimate.tenant));
+  const tools = params.add(estimates.map((estimate) => estimate.tool));
+  const tokens = params.add(estimates.map((estimate) => estimate.tokens));
+  const offers = `CASE WHEN r.mode = 'enforce' THEN r.selected ELSE r.offered END`;
   const { rows } = await getPool().query<ContextTaxDayRow>(
-    `${cte}
-     SELECT date_bin('1 day', r.bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS "day",
+    `SELECT date_bin('1 day', r.bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS "day",
             r.tenant_id AS "tenant", r.role AS "role",
-            sum(r.offers) AS "offers", sum(r.unused_offers) AS "unusedOffers",
-            coalesce(sum(r.offers * e.tokens), 0) AS "offeredTokens",
+            sum(${offers}) AS "offers", sum(r.unused_offers) AS "unusedOffers",
+            coalesce(sum(${offers} * e.tokens), 0) AS "offeredTokens",
             coalesce(sum(r.unused_offers * e.tokens), 0) AS "unusedTokens"
-       FROM r JOIN e ON e.tenant_id = r.tenant_id AND e.tool = r.tool
+       FROM tool_rollup_hour r
+       LEFT JOIN unnest(${tenants}::text[], ${tools}::text[], ${tokens}::float8[])
+              AS e(tenant_id, tool, tokens)
+         ON e.tenant_id = r.tenant_id AND e.tool = r.tool
+      ${whereClause(where)}
       GROUP BY 1, 2, 3
       ORDER BY 1 DESC, 2, 3
       LIMIT ${params.add(MAX_DAY_LINES)}`,

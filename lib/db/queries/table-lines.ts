@@ -14,9 +14,14 @@ import {
   sortDirectionOf,
 } from "@/lib/schemas/dashboard";
 import { TOOL_SORT_DIRECTIONS, type ToolsSearch } from "@/lib/schemas/tools";
-import { type ContextTaxLine, prepareContextTaxLines } from "@/lib/tools/context-tax";
+import {
+  type ContextTaxLine,
+  prepareContextTaxLines,
+  sumContextTaxPerTool,
+} from "@/lib/tools/context-tax";
 import { prepareToolLines, type ToolLine } from "@/lib/tools/tool-lines";
-import { sumContextTaxByTool } from "./context-tax";
+import type { ContextTaxTenantToolRow } from "@/lib/tools/types";
+import { sumContextTaxByTenantTool } from "./context-tax";
 
 import { sumMetricsByTenantRole } from "./overview";
 import { type RollupWindow, rollupFilterOf } from "./rollup";
@@ -50,12 +55,16 @@ export async function listToolLines(
   return { lines: prepareToolLines(rows, search.sort, dir), dir };
 }
 
-/** The context tax's per-tool lines for the tools page's filters and window, costliest first. */
+/**
+ * The context tax's per-tool lines for the tools page's filters and window, costliest
+ * never-called tools first, and the per-(tenant, tool) rows they were summed from (whose
+ * estimates the daily totals use).
+ */
 export async function listContextTaxLines(
   search: ToolsSearch,
   period: Period,
   scope: TenantScope,
-): Promise<{ lines: ContextTaxLine[] }> {
-  const rows = await sumContextTaxByTool(rollupFilterOf(search, scope), period);
-  return { lines: prepareContextTaxLines(rows) };
+): Promise<{ lines: ContextTaxLine[]; tenantTools: ContextTaxTenantToolRow[] }> {
+  const tenantTools = await sumContextTaxByTenantTool(rollupFilterOf(search, scope), period);
+  return { lines: prepareContextTaxLines(sumContextTaxPerTool(tenantTools)), tenantTools };
 }
