@@ -13,6 +13,7 @@
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
@@ -38,22 +39,41 @@ interface LoadResult {
   exportBytes: number;
 }
 
-/** CPU seconds (user + system) used so far by the processes whose command line matches. */
-function cpuSeconds(match: (pid: number, cmdline: string) => boolean): number {
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+}
+
+/** CPU seconds (user + system) used so far by the processes that match. */
+function cpuSeconds(match: (process: ProcessInfo) => boolean): number {
   let ticks = 0;
   for (const entry of readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
-      if (!match(pid, cmdline)) continue;
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      if (!match({ pid, ppid: Number(fields[1]), cmdline })) continue;
       ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // the process ended meanwhile
     }
   }
   return ticks / 100;
+}
+
+/**
+ * The pid of the PostgreSQL postmaster of `dataDir`: its backends are its children. Other
+ * PostgreSQL servers on the machine (test databases of other checkouts) are not counted.
+ */
+function postmasterOf(dataDir: string): number | null {
+  let found: number | null = null;
+  cpuSeconds(({ pid, cmdline }) => {
+    if (cmdline.includes(`-D ${dataDir}`)) found = pid;
+    return false;
+  });
+  return found;
 }
 
 function runLoadProcess(args: string[], onTimedRun: () => void): Promise<LoadResult> {
@@ -123,9 +143,10 @@ async function main() {
       peakRss = Math.max(peakRss, app.rssBytes() ?? 0);
     }, 50);
     const serverPid = app.child.pid;
-    const isServer = (pid: number) => pid === serverPid;
-    const isPostgres = (_: number, cmdline: string) =>
-      cmdline.includes("bench-pg") || cmdline.startsWith("postgres: ");
+    const isServer = ({ pid }: ProcessInfo) => pid === serverPid;
+    const postmaster = postmasterOf(path.resolve(".data/bench-pg"));
+    if (postmaster === null) log("the PostgreSQL postmaster was not found: its CPU is not counted");
+    const isPostgres = ({ pid, ppid }: ProcessInfo) => pid === postmaster || ppid === postmaster;
     let cpuBefore = { server: 0, postgres: 0 };
     let loadAtStart = "";
     const result = await runLoadProcess(
