@@ -85,9 +85,9 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but Next.js's own build assets, which carry no user data, and ingest: a proxy
-  // in front of a route makes Next.js buffer the request body before the route sees it, and
-  // ingest reads its bodies as streams under a byte budget. Ingest answers get the same
-  // headers from next.config.mjs; it needs no session.
-  matcher: [{ source: "/((?!_next/static|_next/image|api/ingest$).*)" }],
+  // Everything but Next.js's own build assets, which carry no user data, and ingest (its own
+  // and OTLP's): a proxy in front of a route makes Next.js buffer the request body before the
+  // route sees it, and ingest reads its bodies as streams under a byte budget. Ingest answers
+  // get the same headers from next.config.mjs; it needs no session.
+  matcher: [{ source: "/((?!_next/static|_next/image|api/ingest$|api/otlp/v1/traces$).*)" }],
 };

@@ -3,12 +3,14 @@
  * `lib/db/queries/rollouts`; the (mode, config version) cells they share are read once per
  * request.
  */
+import Link from "next/link";
 import { cache } from "react";
 import { requireScope, type TenantScope } from "@/lib/auth/access";
 import { formatCount } from "@/lib/dashboard/format";
 import type { Granularity, TimeRange } from "@/lib/dashboard/time-range";
-import { runsHref, runsView } from "@/lib/dashboard/url";
+import { rangeChanges, runsHref, runsView } from "@/lib/dashboard/url";
 import {
+  countUnroutedDecisions,
   listHarmfulDropExamples,
   sumCohortCells,
   sumCohortSeries,
@@ -24,7 +26,7 @@ import {
 } from "@/lib/rollouts/config-versions";
 import { prepareCohortSeries } from "@/lib/rollouts/series";
 import type { CohortCell } from "@/lib/rollouts/types";
-import { rolloutsHref, toolExamplesHref } from "@/lib/rollouts/url";
+import { rolloutsHref, toolExamplesHref, toolsHref, toolsView } from "@/lib/rollouts/url";
 import { decideVerdict } from "@/lib/rollouts/verdict";
 import { ROUTING_MODES } from "@/lib/schemas/events";
 import type { RolloutsSearch } from "@/lib/schemas/rollouts";
@@ -121,6 +123,40 @@ function EmptyCohortNotice({ labels, counts }: { labels: string[]; counts: numbe
   );
 }
 
+/**
+ * Rollouts compare routed traffic; decisions in mode `off` (from agents that route nothing,
+ * sent as OpenTelemetry spans) are left out. Says so, and where to go instead when they are all
+ * there is.
+ */
+function UnroutedNotice({
+  unrouted,
+  routed,
+  toolsLink,
+}: {
+  unrouted: number;
+  routed: number;
+  toolsLink: string;
+}) {
+  if (unrouted === 0) return null;
+  if (routed > 0) {
+    return (
+      <p className="muted small" data-testid="unrouted-note">
+        {formatCount(unrouted)} decisions in mode off (agents that route nothing) are left out of
+        these comparisons.
+      </p>
+    );
+  }
+  return (
+    <p className="panel notice" role="status" data-testid="unrouted-note">
+      This window has only mode off traffic ({formatCount(unrouted)} decisions from agents that
+      route nothing yet, read from their OpenTelemetry spans), so there is no observe or enforce
+      traffic to compare. Route the agent with the selection core in observe mode first (
+      <code>routeTurn</code>, <code>routelens.*</code> span attributes); until then,{" "}
+      <Link href={toolsLink}>the Tools view</Link> shows what offering every tool costs.
+    </p>
+  );
+}
+
 export async function ModeComparisonSection({
   search,
   range,
@@ -131,11 +167,11 @@ export async function ModeComparisonSection({
   now: Date;
 }) {
   const scope = await requireScope(search.tenant);
-  const [cells, seriesRows] = await Promise.all([
+  const filter = { scope, tenant: search.tenant, role: search.role };
+  const [cells, seriesRows, unrouted] = await Promise.all([
     cellsOf(search, range, scope),
-    sumCohortSeries({ scope, tenant: search.tenant, role: search.role }, range, {
-      by: "mode",
-    }),
+    sumCohortSeries(filter, range, { by: "mode" }),
+    countUnroutedDecisions(filter, range),
   ]);
   const observe = sumCohorts(cells, (cell) => cell.mode === "observe");
   const enforce = sumCohorts(cells, (cell) => cell.mode === "enforce");
@@ -156,6 +192,15 @@ export async function ModeComparisonSection({
           decisions
         </span>
       </div>
+      <UnroutedNotice
+        unrouted={unrouted}
+        routed={observe.decisions + enforce.decisions}
+        toolsLink={toolsHref(toolsView.defaults, {
+          ...rangeChanges(search, range),
+          tenant: search.tenant,
+          role: search.role,
+        })}
+      />
       <EmptyCohortNotice
         labels={["observe", "enforce"]}
         counts={[observe.decisions, enforce.decisions]}

@@ -384,3 +384,65 @@ describe("IterationCard, an enforce decision with warnings", () => {
     expect(screen.getAllByText("Part of this decision's trace could not be read.")).toHaveLength(1);
   });
 });
+
+describe("IterationCard for a call of an agent that routes nothing (mode off)", () => {
+  const offered = ["search_docs", "create_ticket", "escalate", "refund_order", "lookup_order"];
+  function offCall(called: string[] | null) {
+    const event = decisionEvent({ mode: "observe", offered, selected: offered, trace: [] });
+    const outcome = called === null ? undefined : outcomeFor(event, called);
+    return { ...stored(event, outcome), id: 9, mode: "off" };
+  }
+
+  it("says what was offered and called, lists the tool runs, and has no stage table", () => {
+    const [view] = prepareRunTrace(
+      [offCall(["search_docs"])],
+      [],
+      new Map([
+        [
+          9,
+          [
+            {
+              key: "t:1",
+              name: "search_docs",
+              named: true,
+              durationMs: 42.5,
+              error: null,
+              joinedBy: "call_id" as const,
+            },
+            {
+              key: "t:2",
+              name: "ai.toolCall",
+              named: false,
+              durationMs: 1500,
+              error: "rate limited",
+              joinedBy: "time" as const,
+            },
+          ],
+        ],
+      ]),
+    );
+    if (!view) throw new Error("no view");
+    render(<IterationCard view={view} open />);
+    expect(screen.getByTestId("unrouted-call").textContent).toBe(
+      "Offered 5 tools, called search_docs",
+    );
+    const runs = screen.getByTestId("tool-runs");
+    expect(within(runs).getByText("search_docs")).toBeTruthy();
+    expect(within(runs).getByText("42.5 ms")).toBeTruthy();
+    expect(within(runs).getByText("1.50 s")).toBeTruthy();
+    expect(within(runs).getByText("rate limited")).toBeTruthy();
+    expect(screen.queryByText("Stages")).toBeNull();
+    expect(screen.queryByText(/Palette size/)).toBeNull();
+    expect(screen.getByText("5 tools offered")).toBeTruthy();
+  });
+
+  it("says calls not recorded when the span recorded no output", () => {
+    const [view] = prepareRunTrace([offCall(null)], []);
+    if (!view) throw new Error("no view");
+    render(<IterationCard view={view} open />);
+    expect(screen.getByTestId("unrouted-call").textContent).toBe(
+      "Offered 5 tools; calls not recorded",
+    );
+    expect(screen.queryByTestId("tool-runs")).toBeNull();
+  });
+});

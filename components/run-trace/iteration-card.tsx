@@ -1,6 +1,13 @@
 import { formatCount } from "@/lib/dashboard/format";
 import { flaggedIssueKinds } from "@/lib/dashboard/issue-kinds";
-import type { CalledTool, IterationView, StageView, WarningView } from "@/lib/dashboard/trace";
+import type { ToolRunView } from "@/lib/dashboard/tool-runs";
+import {
+  type CalledTool,
+  describeUnroutedCall,
+  type IterationView,
+  type StageView,
+  type WarningView,
+} from "@/lib/dashboard/trace";
 import { LocalTime } from "../ui/local-time";
 import { StageWaterfall } from "./stage-waterfall";
 import { ToolNames } from "./tool-names";
@@ -26,7 +33,9 @@ function IterationSummary({ view }: { view: IterationView }) {
       <span className={`tag tag-${view.mode}`}>{view.mode}</span>
       <span className="muted">hop {view.turnHopIndex}</span>
       <span>
-        {view.offered.length} → {view.selected.length} tools
+        {view.unrouted
+          ? `${view.offered.length} tools offered`
+          : `${view.offered.length} → ${view.selected.length} tools`}
       </span>
       <IssueBadges view={view} />
       <span className="muted iteration-time">
@@ -38,6 +47,28 @@ function IterationSummary({ view }: { view: IterationView }) {
 
 function NotReported({ text = "not reported" }: { text?: string }) {
   return <span className="muted">{text}</span>;
+}
+
+/** Model, agent and time: all a call of an agent that routes nothing has. */
+function UnroutedMeta({ view }: { view: IterationView }) {
+  return (
+    <dl className="meta-grid">
+      <div>
+        <dt>Model</dt>
+        <dd>{view.model ?? <NotReported />}</dd>
+      </div>
+      <div>
+        <dt>Agent</dt>
+        <dd>{view.agent ?? <NotReported />}</dd>
+      </div>
+      <div>
+        <dt>Time</dt>
+        <dd>
+          <LocalTime iso={view.ts} />
+        </dd>
+      </div>
+    </dl>
+  );
 }
 
 /** Model, agent, forced choice, intent, dropped tokens, config version and time. */
@@ -255,8 +286,124 @@ function ToolLists({ view }: { view: IterationView }) {
   );
 }
 
+function formatDuration(ms: number): string {
+  return ms >= 1_000 ? `${(ms / 1_000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+}
+
+/** The tool runs joined to this call: name, duration and error. */
+function ToolRuns({ runs }: { runs: ToolRunView[] }) {
+  if (runs.length === 0) return null;
+  return (
+    <div>
+      <h4>Tool runs ({runs.length})</h4>
+      <div className="table-scroll">
+        <table className="stage-table" data-testid="tool-runs">
+          <thead>
+            <tr>
+              <th scope="col">Tool</th>
+              <th scope="col" className="num">
+                Duration
+              </th>
+              <th scope="col">Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((run) => (
+              <tr key={run.key} className={run.error === null ? undefined : "row-error"}>
+                <th scope="row">
+                  {run.named ? (
+                    <code className="tool">{run.name}</code>
+                  ) : (
+                    <span className="muted">{run.name}</span>
+                  )}
+                  {run.joinedBy === "time" ? (
+                    <span className="muted small" title="No call id: placed by time">
+                      {" "}
+                      (by time)
+                    </span>
+                  ) : null}
+                </th>
+                <td className="num">{formatDuration(run.durationMs)}</td>
+                <td>
+                  {run.error === null ? (
+                    <span className="muted">—</span>
+                  ) : (
+                    run.error || "failed (no message)"
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A call of an agent that routes nothing (mode off, from its OpenTelemetry spans): nothing was
+ * narrowed, so no stage table; what it offered, what the model called, and the tool runs.
+ */
+function UnroutedCallBody({ view }: { view: IterationView }) {
+  const summary = describeUnroutedCall(view);
+  return (
+    <>
+      <p data-testid="unrouted-call">
+        {summary.offered}
+        {summary.called === null ? (
+          <>
+            ; <span className="muted">calls not recorded</span>
+          </>
+        ) : summary.called.length === 0 ? (
+          <>, called no tool</>
+        ) : (
+          <>
+            , called{" "}
+            {summary.called.map((name, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a tool may be called twice; order is identity.
+              <span key={`${index}:${name}`}>
+                {index > 0 ? ", " : null}
+                <code className="tool tool-called">{name}</code>
+              </span>
+            ))}
+          </>
+        )}
+      </p>
+      <p className="muted small">
+        Mode off: an agent that routes nothing, read from its OpenTelemetry spans. The model saw
+        every offered tool.
+      </p>
+      {view.outcome.errors.map((error, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: errors may repeat; order is identity.
+        <p key={index} className="warning warning-stage_error">
+          Outcome error: {error}
+        </p>
+      ))}
+      <ToolRuns runs={view.toolRuns} />
+      <div>
+        <h4>Offered ({view.offered.length})</h4>
+        <ToolNames names={view.offered} />
+      </div>
+    </>
+  );
+}
+
 /** One iteration of a run: summary line, then (expanded) its meta, waterfall, stages, calls. */
 export function IterationCard({ view, open }: { view: IterationView; open: boolean }) {
+  if (view.unrouted) {
+    return (
+      <li className={`iteration${view.hasIssues ? " has-issues" : ""}`} id={view.anchor}>
+        <details open={open}>
+          <IterationSummary view={view} />
+          <div className="iteration-body">
+            <UnroutedMeta view={view} />
+            <WarningList warnings={view.warnings} />
+            <UnroutedCallBody view={view} />
+          </div>
+        </details>
+      </li>
+    );
+  }
   return (
     <li className={`iteration${view.hasIssues ? " has-issues" : ""}`} id={view.anchor}>
       <details open={open}>
@@ -268,6 +415,7 @@ export function IterationCard({ view, open }: { view: IterationView; open: boole
             <PaletteSize view={view} />
             <ToolsCalled outcome={view.outcome} />
           </div>
+          <ToolRuns runs={view.toolRuns} />
           <h4>Stages</h4>
           {!view.traceReadable ? (
             <p className="warning">Part of this decision's trace could not be read.</p>

@@ -7,6 +7,7 @@ import Link from "next/link";
 import { formatCount } from "@/lib/dashboard/format";
 import { describeIssues, issueTone } from "@/lib/dashboard/issue-kinds";
 import { describePage } from "@/lib/dashboard/pagination";
+import { groupToolRuns } from "@/lib/dashboard/tool-runs";
 import { prepareRunTrace } from "@/lib/dashboard/trace";
 import type { RunRow } from "@/lib/dashboard/types";
 import { runTraceHref } from "@/lib/dashboard/url";
@@ -14,6 +15,7 @@ import {
   countRunDecisions,
   countRunDecisionsWithIssues,
   type IterationMark,
+  listPageSpans,
   listRunDecisions,
   listRunIssueMarks,
   listRunOutcomes,
@@ -144,11 +146,18 @@ async function loadIterations(tenant: string, runId: string, search: RunTraceSea
     issuesOnly: search.issues,
   });
   const iterations = decisions.map((decision) => decision.iteration);
-  const outcomes =
+  const [outcomes, spans] = await Promise.all([
     decisions.length > 0
-      ? await listRunOutcomes(tenant, runId, Math.min(...iterations), Math.max(...iterations))
-      : [];
-  return { info, views: prepareRunTrace(decisions, outcomes) };
+      ? listRunOutcomes(tenant, runId, Math.min(...iterations), Math.max(...iterations))
+      : [],
+    listPageSpans(
+      tenant,
+      runId,
+      decisions.map((decision) => decision.id),
+    ),
+  ]);
+  const toolRuns = groupToolRuns(spans.calls, spans.toolRuns);
+  return { info, views: prepareRunTrace(decisions, outcomes, toolRuns) };
 }
 
 export async function IterationsSection({

@@ -8,15 +8,18 @@ import { LocalTime } from "../ui/local-time";
 
 const column = createDataColumnHelper<RunRow>();
 
-const tags = (values: string[]) => (
+const tags = (values: string[], className: (value: string) => string = () => "tag") => (
   <span className="tags">
     {values.map((value) => (
-      <span key={value} className="tag">
+      <span key={value} className={className(value)}>
         {value}
       </span>
     ))}
   </span>
 );
+
+/** A mode's tag: `off` (an agent that routes nothing) is drawn apart from observe and enforce. */
+const modeTag = (mode: string) => `tag tag-${mode}`;
 
 export const runsColumns = column.columns([
   column.accessor("runId", {
@@ -42,7 +45,11 @@ export const runsColumns = column.columns([
     ),
   }),
   column.accessor("roles", { header: "Roles", cell: (info) => tags(info.getValue()) }),
-  column.accessor("modes", { header: "Modes", cell: (info) => tags(info.getValue()) }),
+  column.accessor("modes", {
+    header: "Modes",
+    cell: (info) => tags(info.getValue(), modeTag),
+    meta: { description: "off: an agent that routes nothing (from its OpenTelemetry spans)" },
+  }),
   column.accessor("decisions", {
     header: "Iterations",
     cell: (info) => formatCount(info.getValue()),

@@ -1,25 +1,113 @@
 /**
- * The tools page's sections: the per-tool table, and the decisions in which one tool was
- * dropped harmfully.
+ * The tools page's sections: the context tax (what offering each tool costs, and what the
+ * offers the model did not use cost), the per-tool table, and the decisions in which one tool
+ * was dropped harmfully.
  */
 import Link from "next/link";
 import { requireScope } from "@/lib/auth/access";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { exportHref, sortLinks } from "@/lib/dashboard/url";
+import { countCallsWithoutTools, sumContextTaxByDay } from "@/lib/db/queries/context-tax";
 import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
 import { rollupFilterOf, toHourWindow } from "@/lib/db/queries/rollup";
-import { listToolLines } from "@/lib/db/queries/table-lines";
+import { listContextTaxLines, listToolLines } from "@/lib/db/queries/table-lines";
 import { listHarmfulDropHours } from "@/lib/db/queries/tools";
 import { harmfulDropExampleHref, toolsHref, toolsView } from "@/lib/rollouts/url";
 import { EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
 import { TOOL_SORT_KEYS, type ToolsSearch } from "@/lib/schemas/tools";
+import {
+  describeMissingToolLists,
+  describeTaxWindow,
+  prepareContextTaxDays,
+  summarizeContextTax,
+} from "@/lib/tools/context-tax";
 import { DownloadLink } from "../ui/download-link";
 import { LocalTime } from "../ui/local-time";
+import { ContextTaxDaysTable, ContextTaxTable } from "./context-tax-table";
 import { ToolsTable } from "./tools-table";
 
 /** Decisions listed per tool: a few from each of the latest hours with a harmful drop. */
 const EXAMPLE_HOURS = 4;
 const EXAMPLES_PER_HOUR = 5;
+
+/** LLM calls without a tool list: why their offers are missing, and what to change. */
+function MissingToolListsHint({ calls }: { calls: number }) {
+  const hint = describeMissingToolLists(calls);
+  if (!hint) return null;
+  return (
+    <div className="panel notice" role="status" data-testid="tool-recording-hint">
+      <p>
+        {hint.lead} (Vercel AI SDK: <code>{hint.setting}</code>).
+      </p>
+      <p className="small">
+        Their offers are not counted above. To record them, let the instrumentation record the
+        call's inputs: with the Vercel AI SDK, remove <code>recordInputs: false</code> from{" "}
+        <code>experimental_telemetry</code> (inputs are recorded by default); with other
+        OpenTelemetry instrumentations, turn on recording of the request's tool definitions (
+        <code>gen_ai.tool.definitions</code>).
+      </p>
+    </div>
+  );
+}
+
+/** Daily lines drawn at most (newest first); a window with more names how many are left out. */
+const DAY_LINES_SHOWN = 100;
+
+/**
+ * The context tax: the headline (what offering tools the model did not call cost), the hint
+ * when calls carried no tool list, the per-tool table with its download, and the totals per
+ * day, tenant and role.
+ */
+export async function ContextTaxSection({
+  search,
+  range,
+}: {
+  search: ToolsSearch;
+  range: TimeRange;
+}) {
+  const scope = await requireScope(search.tenant);
+  const filter = rollupFilterOf(search, scope);
+  const [{ lines, tenantTools }, callsWithoutTools] = await Promise.all([
+    listContextTaxLines(search, range, scope),
+    // Calls without a tool list come from agents that route nothing: no routed mode has them.
+    search.mode === "observe" || search.mode === "enforce"
+      ? Promise.resolve(0)
+      : countCallsWithoutTools(filter, range),
+  ]);
+  const dayRows = await sumContextTaxByDay(filter, range, tenantTools);
+  const summary = summarizeContextTax(lines, describeTaxWindow(range));
+  return (
+    <section className="panel" aria-labelledby="context-tax-title">
+      <div className="section-head">
+        <h2 id="context-tax-title">Context tax</h2>
+        <DownloadLink
+          href={exportHref("context-tax", toolsView, search, { tool: undefined })}
+          rowLimit={EXPORT_ROW_LIMIT}
+          label="Download context tax CSV"
+        />
+      </div>
+      <p className="headline" data-testid="context-tax-headline">
+        {summary.headline}
+      </p>
+      {summary.detail ? <p className="muted small">{summary.detail}</p> : null}
+      <MissingToolListsHint calls={callsWithoutTools} />
+      <p className="muted small">
+        Token figures are estimates: a tool's definition size (its JSON length / 4) as last seen in
+        OpenTelemetry spans, or, marked *, the dropped tokens routed agents recorded for it.
+        Never-called tools come first, costliest first.
+      </p>
+      <ContextTaxTable rows={lines} />
+      <h3 className="small-heading">Per day, tenant and role</h3>
+      {dayRows.length > DAY_LINES_SHOWN ? (
+        <p className="muted small">
+          The newest {DAY_LINES_SHOWN} of {dayRows.length} lines; choose a tenant or role, or a
+          shorter range, to see the others.
+        </p>
+      ) : null}
+      <ContextTaxDaysTable rows={prepareContextTaxDays(dayRows).slice(0, DAY_LINES_SHOWN)} />
+    </section>
+  );
+}
 
 export async function ToolsSection({ search, range }: { search: ToolsSearch; range: TimeRange }) {
   const scope = await requireScope(search.tenant);

@@ -1,6 +1,6 @@
 import type { FilterChoices } from "@/lib/dashboard/filter-choices";
 import type { TimeRange } from "@/lib/dashboard/time-range";
-import { ROUTING_MODES } from "@/lib/schemas/events";
+import { STORED_MODES } from "@/lib/schemas/events";
 import { FilterForm, SelectField } from "./filter-form";
 import { RangeField } from "./range-field";
 
@@ -14,6 +14,12 @@ const PRESET_OPTIONS = [
 const ALL_TIME_OPTIONS = [{ value: "all", label: "All time" }, ...PRESET_OPTIONS] as const;
 
 const options = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
+
+/** Every stored mode; `off` is the traffic of agents that route nothing (OpenTelemetry spans). */
+const MODE_OPTIONS = STORED_MODES.map((mode) => ({
+  value: mode,
+  label: mode === "off" ? "off (not routed)" : mode,
+}));
 
 /**
  * The filter bar shared by the overview, runs, tools and rollouts pages (pages add their own
@@ -79,7 +85,7 @@ export function DashboardFilters({
           name="mode"
           label="Mode"
           value={values.mode}
-          options={options(ROUTING_MODES)}
+          options={MODE_OPTIONS}
           allLabel="All modes"
         />
       )}

@@ -39,6 +39,20 @@ describe("overviewSearchSchema", () => {
     expect(parsed).toMatchObject({ tenant: "acme", mode: "observe" });
     expect(parsed.role).toBeUndefined();
   });
+
+  it("filters by every stored mode, off (unrouted agents) included", () => {
+    for (const mode of ["observe", "enforce", "off"]) {
+      expect(parseSearchParams(overviewSearchSchema, { mode }).mode).toBe(mode);
+      expect(readSearchParams(runsSearchSchema, new URLSearchParams({ mode }))).toMatchObject({
+        ok: true,
+        data: { mode },
+      });
+    }
+    expect(readSearchParams(runsSearchSchema, new URLSearchParams("mode=unrouted"))).toEqual({
+      ok: false,
+      message: expect.stringContaining("mode: "),
+    });
+  });
 });
 
 describe("runsSearchSchema", () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildWaterfall, classifyCalledTools, prepareIteration, prepareRunTrace } from "./trace";
+import {
+  buildWaterfall,
+  classifyCalledTools,
+  describeUnroutedCall,
+  prepareIteration,
+  prepareRunTrace,
+} from "./trace";
 import type { DecisionRecord, OutcomeRecord } from "./types";
 
 function stage(
@@ -216,5 +222,62 @@ describe("prepareRunTrace", () => {
     );
     expect(views.map((v) => v.outcome.reported)).toEqual([false, true]);
     expect(views.map((v) => v.anchor)).toEqual(["iteration-0", "iteration-1"]);
+  });
+});
+
+describe("a call of an agent that routes nothing (mode off)", () => {
+  const off = (overrides: Partial<DecisionRecord> = {}) =>
+    decision({
+      mode: "off",
+      forcedChoice: null,
+      offered: ["search_docs", "create_ticket", "escalate"],
+      selected: ["search_docs", "create_ticket", "escalate"],
+      dropped: [],
+      droppedTokens: 0,
+      reinstatements: 0,
+      emptyPaletteWarnings: 0,
+      trace: [],
+      warnings: [],
+      hasOutcome: false,
+      called: [],
+      harmfulTools: [],
+      ...overrides,
+    });
+
+  it("reads as offered N tools, called the tools the model called", () => {
+    const view = prepareIteration(off({ hasOutcome: true, called: ["search_docs", "escalate"] }));
+    expect(view.unrouted).toBe(true);
+    expect(view.hasIssues).toBe(false);
+    expect(describeUnroutedCall(view).text).toBe("Offered 3 tools, called search_docs, escalate");
+  });
+
+  it("says no tool when the model called none, and calls not recorded without an outcome", () => {
+    expect(describeUnroutedCall(prepareIteration(off({ hasOutcome: true }))).text).toBe(
+      "Offered 3 tools, called no tool",
+    );
+    const unknown = describeUnroutedCall(prepareIteration(off()));
+    expect(unknown).toEqual({
+      offered: "Offered 3 tools",
+      called: null,
+      text: "Offered 3 tools; calls not recorded",
+    });
+  });
+
+  it("carries the tool runs joined to its decision", () => {
+    const run = {
+      key: "t:s",
+      name: "search_docs",
+      named: true,
+      durationMs: 12,
+      error: null,
+      joinedBy: "call_id" as const,
+    };
+    const [view, other] = prepareRunTrace(
+      [off({ id: 5 }), off({ id: 6, iteration: 1 })],
+      [],
+      new Map([[5, [run]]]),
+    );
+    expect(view?.toolRuns).toEqual([run]);
+    expect(other?.toolRuns).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@
 import { WARNING_CODES, type WarningCode } from "@/lib/schemas/events";
 import { storedStageRecordSchema, storedWarningSchema } from "@/lib/schemas/stored-trace";
 import { hasAnyIssue, type IssueFlags } from "./issue-kinds";
+import type { ToolRunView } from "./tool-runs";
 import type { DecisionRecord, OutcomeRecord } from "./types";
 
 export type WarningKind = WarningCode | "other";
@@ -92,6 +93,10 @@ export interface IterationView
     called: CalledTool[];
     errors: string[];
   };
+  /** Tool-run spans joined to this call (decisions derived from OpenTelemetry spans). */
+  toolRuns: ToolRunView[];
+  /** Mode `off`: an agent that routes nothing; shown as "offered N tools, called …". */
+  unrouted: boolean;
 }
 
 const WARNING_LABELS: Record<WarningCode, string> = {
@@ -216,6 +221,7 @@ function readIntentLabel(intent: unknown): string | null {
 export function prepareIteration(
   decision: DecisionRecord,
   outcomes: readonly OutcomeRecord[] = [],
+  toolRuns: readonly ToolRunView[] = [],
 ): IterationView {
   const warnings = readWarnings(decision.warnings);
   const { readable, stages } = readStages(decision.trace, decision.offered.length, warnings);
@@ -272,6 +278,31 @@ export function prepareIteration(
       errors: outcomes.flatMap((outcome) => (outcome.error ? [outcome.error] : [])),
     },
     harmfulTools,
+    toolRuns: [...toolRuns],
+    unrouted: decision.mode === "off",
+  };
+}
+
+/**
+ * A call of an agent that routes nothing, in one line: "Offered 5 tools, called search_docs,
+ * create_ticket", "Offered 5 tools, called no tool", or "Offered 5 tools; calls not recorded"
+ * (the span recorded no output).
+ */
+export function describeUnroutedCall(view: Pick<IterationView, "offered" | "outcome">): {
+  offered: string;
+  called: string[] | null;
+  text: string;
+} {
+  const count = view.offered.length;
+  const offered = `Offered ${count} ${count === 1 ? "tool" : "tools"}`;
+  if (!view.outcome.reported) {
+    return { offered, called: null, text: `${offered}; calls not recorded` };
+  }
+  const called = view.outcome.called.map((tool) => tool.name);
+  return {
+    offered,
+    called,
+    text: `${offered}, called ${called.length > 0 ? called.join(", ") : "no tool"}`,
   };
 }
 
@@ -279,6 +310,7 @@ export function prepareIteration(
 export function prepareRunTrace(
   decisions: readonly DecisionRecord[],
   outcomes: readonly OutcomeRecord[],
+  toolRuns: ReadonlyMap<number, readonly ToolRunView[]> = new Map(),
 ): IterationView[] {
   const byIteration = new Map<number, OutcomeRecord[]>();
   for (const outcome of outcomes) {
@@ -287,6 +319,10 @@ export function prepareRunTrace(
     byIteration.set(outcome.iteration, list);
   }
   return decisions.map((decision) =>
-    prepareIteration(decision, byIteration.get(decision.iteration) ?? []),
+    prepareIteration(
+      decision,
+      byIteration.get(decision.iteration) ?? [],
+      toolRuns.get(decision.id) ?? [],
+    ),
   );
 }

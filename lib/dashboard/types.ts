@@ -108,3 +108,31 @@ export interface OutcomeRecord {
   error: string | null;
   joined: boolean;
 }
+
+/**
+ * An LLM-call span behind a decision of mode `off` (its event id is `otel:<trace>:<span>`), as
+ * the run trace joins tool runs to it.
+ */
+export interface CallSpanRecord {
+  /** The decision derived from this span; null for the run's other calls read for the join. */
+  decisionId: number | null;
+  traceId: string;
+  spanId: string;
+  startNs: bigint;
+  callIds: string[];
+}
+
+/** A tool-run span of a run (`otel_spans` kind `tool_run`). */
+export interface ToolRunRecord {
+  traceId: string;
+  spanId: string;
+  startNs: bigint;
+  endNs: bigint;
+  /** The tool's name; null when the span did not name it. */
+  tool: string | null;
+  /** The span's name, shown when it names no tool. */
+  name: string;
+  callId: string | null;
+  /** The status message when the span ended in error ("" when it gave none); null otherwise. */
+  error: string | null;
+}

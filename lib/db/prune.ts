@@ -9,6 +9,8 @@ export interface PruneResult {
   decisions: number;
   outcomes: number;
   runs: number;
+  /** OpenTelemetry LLM-call and tool-run spans. */
+  spans: number;
   rollupRows: number;
 }
 
@@ -67,6 +69,7 @@ export async function pruneOlderThan(
     decisions: count("decisions"),
     outcomes: count("outcomes"),
     runs: count("runs"),
+    spans: count("otel_spans"),
     rollupRows: TENANT_TABLES.filter((t) => t.kind === "rollup").reduce(
       (sum, t) => sum + count(t.name),
       0,

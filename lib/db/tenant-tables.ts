@@ -11,6 +11,8 @@ export const TENANT_TABLES = [
   { name: "rollup_minute", kind: "rollup", dated: "bucket", bucketMs: 60_000 },
   { name: "rollup_hour", kind: "rollup", dated: "bucket", bucketMs: 3_600_000 },
   { name: "tool_rollup_hour", kind: "rollup", dated: "bucket", bucketMs: 3_600_000 },
+  { name: "otel_spans", kind: "raw", dated: "ts" },
+  { name: "otel_call_rollup_hour", kind: "rollup", dated: "bucket", bucketMs: 3_600_000 },
 ] as const;
 
 export type TenantTable = (typeof TENANT_TABLES)[number];
@@ -18,5 +20,12 @@ export type TenantTableName = TenantTable["name"];
 
 export const TENANT_TABLE_NAMES: readonly TenantTableName[] = TENANT_TABLES.map((t) => t.name);
 
-/** The tenant's data tables and its API keys: everything deleted with a tenant. */
-export const TENANT_SCOPED_TABLES: readonly string[] = [...TENANT_TABLE_NAMES, "api_keys"];
+/**
+ * The tenant's data tables, its tools' size estimates (kept as last seen, never pruned) and its
+ * API keys: everything deleted with a tenant.
+ */
+export const TENANT_SCOPED_TABLES: readonly string[] = [
+  ...TENANT_TABLE_NAMES,
+  "tool_sizes",
+  "api_keys",
+];

@@ -117,3 +117,37 @@ export function outcomesCopyText(rows: readonly OutcomeRow[]): string {
   }
   return text;
 }
+
+/** A decision stored already joined to its outcome (OpenTelemetry ingest: both come from one span). */
+export interface JoinedDecisionRow {
+  row: DecisionRow;
+  has_outcome: boolean;
+  called: string[];
+  harmful_tools: string[];
+}
+
+export const JOINED_DECISION_COLUMNS = [
+  ...DECISION_COLUMNS,
+  "has_outcome",
+  "called",
+  "harmful_tools",
+] as const;
+
+/** The decisions as COPY text, columns in the order of JOINED_DECISION_COLUMNS. */
+export function joinedDecisionsCopyText(rows: readonly JoinedDecisionRow[]): string {
+  let text = "";
+  for (const r of rows) {
+    const line = decisionsCopyText([r.row]);
+    text += `${line.slice(0, -1)}\t${r.has_outcome ? "t" : "f"}\t${copyTextArray(r.called)}\t${copyTextArray(r.harmful_tools)}\n`;
+  }
+  return text;
+}
+
+export const JOINED_OUTCOME_COLUMNS = [...OUTCOME_COLUMNS, "joined"] as const;
+
+/** Outcomes already joined to their decision, columns in the order of JOINED_OUTCOME_COLUMNS. */
+export function joinedOutcomesCopyText(rows: readonly OutcomeRow[]): string {
+  let text = "";
+  for (const r of rows) text += `${outcomesCopyText([r]).slice(0, -1)}\tt\n`;
+  return text;
+}

@@ -9,7 +9,7 @@ import { LIMITS } from "@/lib/schemas/events";
 
 export class RequestRejected extends Error {
   constructor(
-    readonly status: 400 | 401 | 413 | 415 | 503,
+    readonly status: 400 | 401 | 413 | 415 | 429 | 503,
     message: string,
     /** Seconds for the Retry-After header of a 503. */
     readonly retryAfterSeconds: number | null = null,
@@ -124,9 +124,12 @@ export function bearerToken(header: string | null): string {
   return token;
 }
 
+/** The media type of a Content-Type header, lower-cased, without its parameters. */
+export const mediaTypeOf = (header: string | null): string | undefined =>
+  header?.split(";")[0]?.trim().toLowerCase();
+
 export function checkContentType(header: string | null): void {
-  const type = header?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/json") {
+  if (mediaTypeOf(header) !== "application/json") {
     throw new RequestRejected(
       415,
       `Content-Type must be application/json (got ${header ? `"${header}"` : "none"}).`,
@@ -134,11 +137,16 @@ export function checkContentType(header: string | null): void {
   }
 }
 
+/** `readBodyBytes` as UTF-8 text. */
+export async function readBody(request: Request, lease: ParseLease): Promise<string> {
+  return (await readBodyBytes(request, lease)).toString("utf8");
+}
+
 /**
  * Reads the body, gunzipping it when Content-Encoding says gzip, never past the size limit;
  * every byte read or inflated is taken from `lease` as it arrives.
  */
-export async function readBody(request: Request, lease: ParseLease): Promise<string> {
+export async function readBodyBytes(request: Request, lease: ParseLease): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > LIMITS.bodyBytes) {
     throw new RequestRejected(
@@ -154,8 +162,8 @@ export async function readBody(request: Request, lease: ParseLease): Promise<str
     );
   }
   const raw = await readLimited(request.body, LIMITS.bodyBytes, "Request body", lease);
-  if (encoding !== "gzip") return raw.toString("utf8");
-  return (await gunzipLimited(raw, LIMITS.bodyBytes, lease)).toString("utf8");
+  if (encoding !== "gzip") return raw;
+  return gunzipLimited(raw, LIMITS.bodyBytes, lease);
 }
 
 async function readLimited(
@@ -365,7 +373,7 @@ export function countBatchItems(text: string, limit: number): number {
 }
 
 /** The index of the quote that closes a string whose text starts at `from`, or -1. */
-function closingQuote(text: string, from: number): number {
+export function closingQuote(text: string, from: number): number {
   let at = text.indexOf('"', from);
   while (at > 0) {
     let backslashes = 0;

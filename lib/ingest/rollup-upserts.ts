@@ -52,12 +52,12 @@ function upsertRollupSql(
 function upsertToolsSql(client: pg.PoolClient, rows: Aggregates["tools"]): string | null {
   if (rows.length === 0) return null;
   return `INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
-          called, harmful_drops, dropped_tokens)
+          called, harmful_drops, dropped_tokens, unused_offers)
        SELECT r.tenant_id, r.role, r.mode, r.bucket, r.tool, r.offered, r.selected, r.dropped,
-          r.called, r.harmful_drops, r.dropped_tokens
+          r.called, r.harmful_drops, r.dropped_tokens, r.unused_offers
          FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, role text, mode text,
           bucket timestamptz, tool text, offered bigint, selected bigint, dropped bigint,
-          called bigint, harmful_drops bigint, dropped_tokens float8)
+          called bigint, harmful_drops bigint, dropped_tokens float8, unused_offers bigint)
         ORDER BY r.tenant_id, r.role, r.mode, r.bucket, r.tool
        ON CONFLICT (tenant_id, role, mode, bucket, tool) DO UPDATE SET
          offered = tool_rollup_hour.offered + EXCLUDED.offered,
@@ -65,7 +65,8 @@ function upsertToolsSql(client: pg.PoolClient, rows: Aggregates["tools"]): strin
          dropped = tool_rollup_hour.dropped + EXCLUDED.dropped,
          called = tool_rollup_hour.called + EXCLUDED.called,
          harmful_drops = tool_rollup_hour.harmful_drops + EXCLUDED.harmful_drops,
-         dropped_tokens = tool_rollup_hour.dropped_tokens + EXCLUDED.dropped_tokens`;
+         dropped_tokens = tool_rollup_hour.dropped_tokens + EXCLUDED.dropped_tokens,
+         unused_offers = tool_rollup_hour.unused_offers + EXCLUDED.unused_offers`;
 }
 
 function upsertRunsSql(client: pg.PoolClient, rows: Aggregates["runs"]): string | null {

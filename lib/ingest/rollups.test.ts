@@ -113,4 +113,34 @@ describe("aggregateDeltas", () => {
     });
     expect(runs[0]).toMatchObject({ decisions: 0, harmful_drops: 1 });
   });
+
+  it("counts unused offers: tools in front of the model it did not call (offered in observe and off, selected in enforce)", () => {
+    const base = {
+      tenant_id: "t",
+      run_id: "r",
+      role: "planner",
+      config_version: "",
+      iteration: 0,
+      ts: "2026-03-01T10:00:00.000Z",
+      harmful_tools: [],
+      offered: ["a", "b", "c", "c"],
+      selected: ["a"],
+    };
+    const joined: JoinedDecision[] = [
+      { ...base, mode: "observe", called: ["a"] },
+      { ...base, mode: "off", called: ["b", "b"] },
+      { ...base, mode: "enforce", called: [] },
+      { ...base, mode: "enforce", called: ["a"] },
+    ];
+    const unused = (mode: string) =>
+      Object.fromEntries(
+        aggregateDeltas([], joined)
+          .tools.filter((t) => t.mode === mode)
+          .map((t) => [t.tool, t.unused_offers]),
+      );
+    expect(unused("observe")).toEqual({ a: 0, b: 1, c: 1 });
+    expect(unused("off")).toEqual({ a: 1, b: 0, c: 1 });
+    // In enforce only "a" was in front of the model: unused once (the call with no calls).
+    expect(unused("enforce")).toEqual({ a: 1 });
+  });
 });

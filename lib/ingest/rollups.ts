@@ -16,6 +16,9 @@ export interface JoinedDecision {
   ts: Date | string;
   called: string[];
   harmful_tools: string[];
+  /** The decision's palettes: which tools were in front of the model (for unused offers). */
+  offered: string[];
+  selected: string[];
 }
 
 export interface RollupDelta {
@@ -55,6 +58,7 @@ export interface ToolDelta {
   called: number;
   harmful_drops: number;
   dropped_tokens: number;
+  unused_offers: number;
 }
 
 export interface RunDelta {
@@ -207,6 +211,7 @@ class ToolAccumulator {
         called: 0,
         harmful_drops: 0,
         dropped_tokens: 0,
+        unused_offers: 0,
       }));
   }
 
@@ -225,13 +230,25 @@ class ToolAccumulator {
 
   addOutcome(j: JoinedDecision, hour: string): void {
     const tool = this.toolsOf(j, hour);
-    for (const name of new Set(j.called)) tool(name).called += 1;
+    const called = new Set(j.called);
+    for (const name of called) tool(name).called += 1;
     for (const name of j.harmful_tools) tool(name).harmful_drops += 1;
+    for (const name of new Set(toolsInFront(j))) {
+      if (!called.has(name)) tool(name).unused_offers += 1;
+    }
   }
 
   values(): ToolDelta[] {
     return [...this.groups.values()].flatMap((group) => [...group.values()]);
   }
+}
+
+/**
+ * The tools the model saw: the selected ones in enforce, the whole offered palette in observe
+ * (routing was only computed) and off (nothing was routed).
+ */
+export function toolsInFront(d: Pick<JoinedDecision, "mode" | "offered" | "selected">): string[] {
+  return d.mode === "enforce" ? d.selected : d.offered;
 }
 
 /** `runs` rows: one per (tenant, run), with its time span, roles, modes and sums. */

@@ -142,7 +142,7 @@ const COPY_CHUNK_ROWS = 100;
  * is encoded, and between chunks the event loop is free to serve the other transaction's
  * replies. Rejects with PostgreSQL's error (e.g. a unique violation) if COPY fails.
  */
-async function copyRows<Row>(
+export async function copyRows<Row>(
   client: pg.PoolClient,
   statement: string,
   rows: readonly Row[],
@@ -223,7 +223,7 @@ async function joinOutcomes(
        FROM pairs p
       WHERE d.id = p.decision_id
      RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration,
-               d.ts, d.called, d.harmful_tools`,
+               d.ts, d.called, d.harmful_tools, d.offered, d.selected`,
     [JSON.stringify(keys)],
   );
   return rows;

@@ -5,7 +5,7 @@
  */
 import type { Period } from "@/lib/dashboard/time-range";
 import { defineView, rangeChanges, runTraceHref } from "@/lib/dashboard/url";
-import type { RoutingMode } from "@/lib/schemas/events";
+import type { StoredMode } from "@/lib/schemas/events";
 import { type RolloutsSearch, rolloutsSearchSchema } from "@/lib/schemas/rollouts";
 import { toolsSearchSchema } from "@/lib/schemas/tools";
 import type { HarmfulDropExample } from "./types";
@@ -27,7 +27,7 @@ export function toolExamplesHref(
   state: Pick<RolloutsSearch, "range" | "tenant" | "role">,
   period: Period,
   tool: string,
-  mode?: RoutingMode,
+  mode?: StoredMode,
 ): string {
   return `${toolsHref(toolsView.defaults, {
     ...rangeChanges(state, period),

@@ -8,7 +8,7 @@
  *   naming it and the rule it broke (400).
  */
 import { z } from "zod";
-import { LIMITS, ROUTING_MODES } from "@/lib/schemas/events";
+import { LIMITS, STORED_MODES } from "@/lib/schemas/events";
 
 /** Presets of the time-range filter; `custom` reads `from` and `to`. */
 export const RANGE_PRESETS = ["1h", "24h", "7d", "30d"] as const;
@@ -106,7 +106,8 @@ const flag = param(
     .transform((value) => (value === undefined ? false : FLAG_VALUES[value])),
 );
 const live = param(z.enum(LIVE_INTERVALS).optional());
-export const mode = param(z.enum(ROUTING_MODES).optional());
+/** A stored decision's mode: observe, enforce, or off (derived from an unrouted agent's spans). */
+export const mode = param(z.enum(STORED_MODES).optional());
 export const direction = param(z.enum(SORT_DIRECTIONS).optional());
 
 /** The bounds of a custom range (read when `range` is `custom`). */

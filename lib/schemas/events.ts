@@ -154,7 +154,14 @@ const nonNegativeInt = z
   .min(0, "must be >= 0")
   .max(LIMITS.count, "must fit in 32 bits");
 
+/** Modes a sender may state in the v1 wire format. */
 export const ROUTING_MODES = ["observe", "enforce"] as const;
+/**
+ * Modes a stored decision can have: the sent ones, plus `off` for decisions derived from an
+ * unrouted agent's OpenTelemetry spans (SPEC §8: nothing narrowed, offered = selected). Never
+ * accepted from senders; the dashboard filters and splits by these.
+ */
+export const STORED_MODES = [...ROUTING_MODES, "off"] as const;
 export const STAGE_ACTIONS = ["abstain", "select", "force", "error"] as const;
 /** The warning codes Routelens counts (any other code is stored and shown as it is). */
 export const WARNING_CODES = ["empty_palette", "forced_reinstated", "stage_error"] as const;
@@ -269,4 +276,5 @@ export type ToolRoutingDecision = z.infer<typeof toolRoutingDecisionSchema>;
 export type ToolCallOutcome = z.infer<typeof toolCallOutcomeSchema>;
 export type TelemetryEvent = z.infer<typeof eventSchema>;
 export type RoutingMode = (typeof ROUTING_MODES)[number];
+export type StoredMode = (typeof STORED_MODES)[number];
 export type WarningCode = (typeof WARNING_CODES)[number];

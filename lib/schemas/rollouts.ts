@@ -5,13 +5,13 @@
 import { z } from "zod";
 import {
   customRangeFields,
-  mode,
   optionalText,
   param,
   RANGE_PRESETS,
   roleParam,
   tenantParam,
 } from "@/lib/schemas/dashboard";
+import { ROUTING_MODES } from "@/lib/schemas/events";
 
 /** Default harmful-drop threshold of the verdict, in percent. */
 export const DEFAULT_THRESHOLD_PERCENT = 1;
@@ -38,9 +38,10 @@ export const rolloutsSearchSchema = z.object({
   before: optionalText(200),
   after: optionalText(200),
   /**
-   * Restricts the before/after comparison to one mode; absent compares all traffic. Links
-   * written before it was renamed call it `cmode` (see RENAMED_PARAMETERS).
+   * Restricts the before/after comparison to one mode; absent compares all routed traffic
+   * (rollouts leave mode `off` out). Links written before it was renamed call it `cmode` (see
+   * RENAMED_PARAMETERS).
    */
-  compareMode: mode,
+  compareMode: param(z.enum(ROUTING_MODES).optional()),
 });
 export type RolloutsSearch = z.infer<typeof rolloutsSearchSchema>;

@@ -9,6 +9,10 @@
  * child process, beside `next dev` rather than in its way, newest runs first so the dashboard's
  * recent ranges fill within seconds.
  *
+ * The support tenant also has an agent that routes nothing (`lib/demo/unrouted.ts`): its
+ * OpenTelemetry spans are stored through OpenTelemetry ingest's storage (`storeSpans`), so the
+ * demo has mode-off decisions, tool runs and a context tax to show.
+ *
  * The keys are written to .data/demo-keys.json so `npm run simulate -- --live` can keep the
  * demo tenants busy over HTTP afterwards.
  */
@@ -21,6 +25,8 @@ import { TENANT_SCOPED_TABLES, TENANT_TABLES } from "@/lib/db/tenant-tables";
 import { DEMO_PROFILES } from "@/lib/demo/profiles";
 import { DEFAULT_KEYS_FILE } from "@/lib/demo/simulate-options";
 import { DemoTraffic } from "@/lib/demo/traffic";
+import { UNROUTED_DEMO_TENANT, unroutedDemoRuns } from "@/lib/demo/unrouted";
+import type { OtlpSpan } from "@/lib/otlp/types";
 import { eventSchema } from "@/lib/schemas/events";
 import { parseCommandLine } from "./command-line";
 
@@ -170,11 +176,55 @@ export async function loadDemoTraffic({
   return { decisions, events, seconds: (performance.now() - started) / 1000 };
 }
 
+/** Spans per `storeSpans` call of the unrouted demo agent (whole runs, about one export). */
+const SPANS_PER_STORE = 500;
+
+/**
+ * Loads `span` of the unrouted demo agent's spans ending at `now` through OpenTelemetry
+ * ingest's storage, newest runs first. Returns how many LLM calls were stored.
+ */
+export async function loadUnroutedDemo({
+  now = Date.now(),
+  span = WEEK_MS,
+  seed,
+  log,
+}: {
+  now?: number;
+  span?: number;
+  seed?: number;
+  log: (line: string) => void;
+}): Promise<number> {
+  const { storeSpans } = await import("@/lib/otlp/store");
+  // Runs last a few seconds: the newest starts a minute before `now`, so every span has ended.
+  const runs = unroutedDemoRuns(now - span, now - 60_000, seed ?? 7).reverse();
+  let batch: OtlpSpan[] = [];
+  let calls = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const result = await storeSpans(UNROUTED_DEMO_TENANT, batch);
+    if (result.rejectedSpans > 0) {
+      log(`demo: ${result.rejectedSpans} unrouted demo spans refused: ${result.errorMessage}`);
+    }
+    batch = [];
+  };
+  for (const run of runs) {
+    batch.push(...run);
+    calls += run.filter((s) => s.attributes["gen_ai.operation.name"] === "chat").length;
+    if (batch.length >= SPANS_PER_STORE) await flush();
+  }
+  await flush();
+  return calls;
+}
+
 /** The child process: keys, then the week of traffic. */
 async function runLoader(): Promise<void> {
   const log = (line: string) => console.log(`[routelens] ${line}`);
   await createDemoKeys(log);
   const { decisions, seconds } = await loadDemoTraffic({ log });
+  const calls = await loadUnroutedDemo({ log });
+  log(
+    `demo: ${calls.toLocaleString("en-US")} LLM calls of an agent that routes nothing (${UNROUTED_DEMO_TENANT}, mode off) stored from OpenTelemetry spans`,
+  );
   log(
     `demo: ${decisions.toLocaleString("en-US")} decisions loaded in ${seconds.toFixed(0)} s; \`npm run simulate -- --live\` keeps the demo tenants busy, \`npm run demo:reset\` removes them`,
   );

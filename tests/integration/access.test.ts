@@ -47,6 +47,7 @@ const ROUTES: Record<string, Route> = {
   "api/health/route.ts": { public: true },
   "api/ingest/route.ts": { public: true },
   "api/ingest/schema/route.ts": { public: true },
+  "api/otlp/v1/traces/route.ts": { public: true },
   "api/auth/[...all]/route.ts": { public: true },
   "sign-in/page.tsx": { public: true },
   "setup/page.tsx": { public: true },
@@ -100,6 +101,10 @@ const ROUTES: Record<string, Route> = {
   "api/export/tools/route.ts": {
     url: "/api/export/tools",
     otherTenant: `/api/export/tools?tenant=${tenantB}`,
+  },
+  "api/export/context-tax/route.ts": {
+    url: "/api/export/context-tax",
+    otherTenant: `/api/export/context-tax?tenant=${tenantB}`,
   },
 };
 
@@ -325,6 +330,7 @@ describe("headers on every response", () => {
     ["a redirect", "/runs"],
     ["an API", "/api/health"],
     ["ingest", "/api/ingest"],
+    ["OTLP ingest", "/api/otlp/v1/traces"],
     ["a 404", "/no-such-page"],
     ["a static file", "/icon.svg"],
   ])("%s carries the security headers and no X-Powered-By", async (_label, url) => {

@@ -1,12 +1,15 @@
 /**
- * PostgreSQL goes away under a running server: health and ingest answer 503 quickly (with
- * Retry-After), nothing is reported stored, and once PostgreSQL is back a retried batch is
- * stored exactly once. Uses its own PostgreSQL and server so stopping them harms no other test.
+ * PostgreSQL goes away under a running server: health and ingest (its own and OTLP) answer
+ * 503 quickly (with Retry-After), nothing is reported stored, and once PostgreSQL is back a
+ * retried batch is stored exactly once. Uses its own PostgreSQL and server so stopping them harms no other test.
  */
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate } from "@/lib/db/migrate";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
+import { StatusSchema } from "@/lib/otlp/gen/google/rpc/status_pb";
+import { ExportTraceServiceRequestSchema } from "@/lib/otlp/gen/opentelemetry/proto/collector/trace/v1/trace_service_pb";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
 import { ensureDatabase } from "@/scripts/lib/local-postgres";
@@ -62,6 +65,23 @@ describe("when PostgreSQL is down", () => {
     expect(ingest.status).toBe(503);
     expect(ingest.headers.get("retry-after")).toMatch(/^\d+$/);
     expect((await ingest.json()).error).toMatch(/nothing was stored/);
+
+    // OTLP exporters retry a 503 after Retry-After; the status comes in the request's encoding.
+    const otlp = await fetch(`${app.baseUrl}/api/otlp/v1/traces`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-protobuf", Authorization: `Bearer ${key}` },
+      body: toBinary(
+        ExportTraceServiceRequestSchema,
+        create(ExportTraceServiceRequestSchema, { resourceSpans: [] }),
+      ) as Uint8Array<ArrayBuffer>,
+    });
+    expect(otlp.status).toBe(503);
+    expect(otlp.headers.get("retry-after")).toMatch(/^\d+$/);
+    const status = fromBinary(StatusSchema, new Uint8Array(await otlp.arrayBuffer()));
+    expect(status).toMatchObject({
+      code: 14,
+      message: expect.stringMatching(/nothing was stored/),
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
 
     await database.restart();

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getPool } from "@/lib/db/client";
 import { parseDuration, pruneOlderThan } from "@/lib/db/prune";
 import { createApiKey } from "@/lib/keys";
+import { storeSpans } from "@/lib/otlp/store";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { postBatch } from "../support/http";
+import { aiSdkCall, aiSdkToolRun, spanId, traceId } from "../support/otel-spans";
 import { deleteTenantRows } from "../support/tenant-rows";
 
 const baseUrl = inject("baseUrl");
@@ -46,6 +48,16 @@ describe("pruneOlderThan", () => {
       outcomeEvent({ run_id: `old-${tenant}`, iteration: 0, timestamp: old }),
     ];
     expect((await postBatch(baseUrl, key, [...oldEvents, ...recentEvents])).status).toBe(200);
+    // OpenTelemetry spans without a tool list (so they add no decision): an LLM call and a tool
+    // run 40 days old, and a recent LLM call.
+    const oldMs = Date.parse(old);
+    const trace = traceId(`prune-${tenant}`);
+    const spans = [
+      aiSdkCall({ traceId: trace, spanId: spanId(1), startMs: oldMs }),
+      aiSdkToolRun({ traceId: trace, spanId: spanId(2), startMs: oldMs, tool: "t", callId: "c" }),
+      aiSdkCall({ traceId: trace, spanId: spanId(3), startMs: Date.parse(recent) }),
+    ];
+    expect(await storeSpans(tenant, spans)).toEqual({ rejectedSpans: 0, errorMessage: "" });
 
     const chunks: number[] = [];
     const result = await pruneOlderThan(getPool(), new Date(Date.now() - 30 * 86_400_000), {
@@ -56,6 +68,7 @@ describe("pruneOlderThan", () => {
     });
     expect(chunks).toEqual([3, 3, 1]);
     expect(result.decisions).toBeGreaterThanOrEqual(7);
+    expect(result.spans).toBeGreaterThanOrEqual(2);
 
     const left = await db.query(
       `SELECT (SELECT count(*)::int FROM decisions WHERE tenant_id = $1) AS decisions,
@@ -63,7 +76,9 @@ describe("pruneOlderThan", () => {
               (SELECT array_agg(run_id) FROM runs WHERE tenant_id = $1) AS runs,
               (SELECT sum(decisions)::int FROM rollup_hour WHERE tenant_id = $1) AS hour_decisions,
               (SELECT sum(dropped_tokens)::int FROM rollup_minute WHERE tenant_id = $1) AS minute_tokens,
-              (SELECT count(*)::int FROM tool_rollup_hour WHERE tenant_id = $1 AND bucket < now() - interval '30 days') AS old_tool_rows`,
+              (SELECT count(*)::int FROM tool_rollup_hour WHERE tenant_id = $1 AND bucket < now() - interval '30 days') AS old_tool_rows,
+              (SELECT array_agg(span_id ORDER BY span_id) FROM otel_spans WHERE tenant_id = $1) AS spans,
+              (SELECT array_agg(calls_without_tools::int) FROM otel_call_rollup_hour WHERE tenant_id = $1) AS calls_without_tools`,
       [tenant],
     );
     expect(left.rows[0]).toEqual({
@@ -73,6 +88,8 @@ describe("pruneOlderThan", () => {
       hour_decisions: 1,
       minute_tokens: 9,
       old_tool_rows: 0,
+      spans: [spanId(3)],
+      calls_without_tools: [1],
     });
   });
 

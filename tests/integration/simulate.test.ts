@@ -12,9 +12,16 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getPool } from "@/lib/db/client";
 import { TENANT_SCOPED_TABLES } from "@/lib/db/tenant-tables";
 import { DEMO_PROFILES, DEMO_TENANT_IDS } from "@/lib/demo/profiles";
+import { unroutedDemoRuns } from "@/lib/demo/unrouted";
 import { createApiKey } from "@/lib/keys";
+import { storeSpans } from "@/lib/otlp/store";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
-import { deleteDemoData, hasNoDecisions, loadDemoTraffic } from "@/scripts/lib/demo-loader";
+import {
+  deleteDemoData,
+  hasNoDecisions,
+  loadDemoTraffic,
+  loadUnroutedDemo,
+} from "@/scripts/lib/demo-loader";
 import { findFreePort } from "@/scripts/lib/local-postgres";
 import { postBatch } from "../support/http";
 
@@ -211,12 +218,54 @@ describe("demo loader and reset", () => {
     expect(await hasNoDecisions(databaseUrl)).toBe(false);
   });
 
+  it("loads an agent that routes nothing through OpenTelemetry ingest's storage", async () => {
+    const now = Date.now();
+    const lines: string[] = [];
+    const calls = await loadUnroutedDemo({
+      now,
+      span: 6 * 3_600_000,
+      seed: 4,
+      log: (l) => lines.push(l),
+    });
+    expect(lines).toEqual([]);
+    expect(calls).toBeGreaterThan(10);
+    const [row] = await query<{
+      decisions: number;
+      spans: number;
+      toolRuns: number;
+      sizes: number;
+      unused: number;
+    }>(
+      databaseUrl,
+      `SELECT (SELECT count(*)::int FROM decisions
+                WHERE tenant_id = 'demo-support' AND mode = 'off' AND role = 'triage') AS decisions,
+              (SELECT count(*)::int FROM otel_spans
+                WHERE tenant_id = 'demo-support' AND kind = 'llm_call') AS spans,
+              (SELECT count(*)::int FROM otel_spans
+                WHERE tenant_id = 'demo-support' AND kind = 'tool_run') AS "toolRuns",
+              (SELECT count(*)::int FROM tool_sizes WHERE tenant_id = 'demo-support') AS sizes,
+              (SELECT coalesce(sum(unused_offers), 0)::int FROM tool_rollup_hour
+                WHERE tenant_id = 'demo-support' AND mode = 'off') AS unused`,
+      [],
+    );
+    // Every call is stored as a span; those with a tool list are also mode-off decisions.
+    expect(row?.spans).toBe(calls);
+    expect(row?.decisions).toBeGreaterThan(calls * 0.7);
+    expect(row?.decisions).toBeLessThanOrEqual(calls);
+    expect(row?.toolRuns).toBeGreaterThan(0);
+    expect(row?.sizes).toBe(12);
+    expect(row?.unused).toBeGreaterThan(row?.decisions ?? 0);
+  });
+
   it("demo:reset deletes the demo tenants and all their rows, and nothing else", async () => {
     const { key } = await createApiKey("not-a-demo");
     const decision = decisionEvent({ run_id: "keep-me" });
     expect(
       (await postBatch(inject("baseUrl"), key, [decision, outcomeFor(decision, [])])).status,
     ).toBe(200);
+    // OpenTelemetry rows too (spans, sizes, calls without a tool list), so every table has some.
+    const spans = unroutedDemoRuns(Date.now() - 86_400_000, Date.now() - 60_000, 4).flat();
+    expect((await storeSpans("not-a-demo", spans)).rejectedSpans).toBe(0);
 
     const result = await deleteDemoData(getPool());
     expect([...result.tenants].sort()).toEqual([...DEMO_TENANT_IDS].sort());

@@ -44,29 +44,36 @@ const TOOLS_RAW = `
   SELECT role, mode, date_trunc('hour', ts AT TIME ZONE 'UTC') AS bucket, tool,
          sum(offered)::bigint AS offered, sum(selected)::bigint AS selected,
          sum(dropped)::bigint AS dropped, sum(called)::bigint AS called,
-         sum(harmful)::bigint AS harmful_drops
+         sum(harmful)::bigint AS harmful_drops, sum(unused)::bigint AS unused_offers
     FROM (
-      SELECT d.role, d.mode, d.ts, t.tool, 1 AS offered, 0 AS selected, 0 AS dropped, 0 AS called, 0 AS harmful
+      SELECT d.role, d.mode, d.ts, t.tool, 1 AS offered, 0 AS selected, 0 AS dropped, 0 AS called, 0 AS harmful, 0 AS unused
         FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.offered) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
-      SELECT d.role, d.mode, d.ts, t.tool, 0, 1, 0, 0, 0
+      SELECT d.role, d.mode, d.ts, t.tool, 0, 1, 0, 0, 0, 0
         FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.selected) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
-      SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 1, 0, 0
+      SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 1, 0, 0, 0
         FROM decisions d, LATERAL unnest(d.dropped) AS t(tool) WHERE d.tenant_id = $1
       UNION ALL
-      SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 1, 0
+      SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 1, 0, 0
         FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.called) AS tool) t
        WHERE d.tenant_id = $1 AND d.has_outcome
       UNION ALL
-      SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 0, 1
+      SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 0, 1, 0
         FROM decisions d, LATERAL unnest(d.harmful_tools) AS t(tool) WHERE d.tenant_id = $1
+      UNION ALL
+      -- Unused offers: a tool in front of the model (selected in enforce, offered otherwise)
+      -- that a decision with an outcome did not call.
+      SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 0, 0, 1
+        FROM decisions d,
+             LATERAL (SELECT DISTINCT unnest(CASE WHEN d.mode = 'enforce' THEN d.selected ELSE d.offered END) AS tool) t
+       WHERE d.tenant_id = $1 AND d.has_outcome AND NOT (t.tool = ANY(d.called))
     ) per_tool
    GROUP BY 1, 2, 3, 4`;
 
 const TOOLS_STORED = `
   SELECT role, mode, bucket AT TIME ZONE 'UTC' AS bucket, tool, offered, selected, dropped, called,
-         harmful_drops
+         harmful_drops, unused_offers
     FROM tool_rollup_hour WHERE tenant_id = $1`;
 
 const RUNS_RAW = `

@@ -1,6 +1,10 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { HarmfulExamplesSection, ToolsSection } from "@/components/tools/tools-sections";
+import {
+  ContextTaxSection,
+  HarmfulExamplesSection,
+  ToolsSection,
+} from "@/components/tools/tools-sections";
 import { DashboardFilters } from "@/components/ui/dashboard-filters";
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
@@ -31,8 +35,9 @@ export default async function ToolsPage({
         title="Tools"
         subtitle={
           <>
-            Which tools the narrowing offers, keeps and drops, and which it should never drop.
-            Counted per hour: <LocalTime iso={hours.from.toISOString()} /> –{" "}
+            What offering each tool costs, which tools the narrowing offers, keeps and drops, and
+            which it should never drop. Counted per hour:{" "}
+            <LocalTime iso={hours.from.toISOString()} /> –{" "}
             <LocalTime iso={hours.to.toISOString()} />
             {describeFallback(range)}
           </>
@@ -46,6 +51,12 @@ export default async function ToolsPage({
         choices={choices}
         hidden={{ sort: search.sort, dir: search.dir }}
       />
+      <Suspense
+        key={`tax${sectionKey}`}
+        fallback={<SectionSkeleton label="Loading context tax" rows={8} />}
+      >
+        <ContextTaxSection search={search} range={range} />
+      </Suspense>
       {search.tool ? (
         <Suspense
           key={`examples${sectionKey}`}

@@ -4,6 +4,10 @@
  * bucket index, or the primary key's (tenant_id, role) prefix when a tenant is chosen). The only
  * raw read is the harmful-drop examples: a few decisions, found through `decisions_ts_idx` inside
  * the one hour that `tool_rollup_hour` says holds a harmful drop of the tool.
+ *
+ * Rollouts compare routed traffic: decisions in mode `off` (derived from an agent that routes
+ * nothing, SPEC §8) narrow nothing, so they are left out of every cohort and only counted
+ * (`countUnroutedDecisions`) for the page to say so.
  */
 import "server-only";
 import type { Period } from "@/lib/dashboard/time-range";
@@ -14,7 +18,7 @@ import type {
   HarmfulDropExample,
   ToolHarmRow,
 } from "@/lib/rollouts/types";
-import type { RoutingMode } from "@/lib/schemas/events";
+import type { StoredMode } from "@/lib/schemas/events";
 import {
   bucketExpression,
   filterConditions,
@@ -25,6 +29,9 @@ import {
 } from "./rollup";
 import { SqlParams, whereClause } from "./sql";
 import { sumPerTool } from "./tools";
+
+/** Leaves out decisions of unrouted agents (mode `off`): they have nothing to compare. */
+const ROUTED_ONLY = "mode <> 'off'";
 
 /** Longest list of (mode, config version) cells a window returns. */
 const MAX_CELLS = 1_000;
@@ -56,7 +63,7 @@ export async function sumCohortCells(
 ): Promise<CohortCell[]> {
   const params = new SqlParams();
   const table = rollupTable(period.granularity);
-  const where = rollupConditions(params, filter, period);
+  const where = [...rollupConditions(params, filter, period), ROUTED_ONLY];
   const refine = table === "rollup_hour";
   const minuteFilter = refine ? filterConditions(params, filter, "m.") : [];
   const { rows } = await getPool().query<CohortCell>(
@@ -102,12 +109,12 @@ export async function sumCohortSeries(
   period: RollupWindow,
   split:
     | { by: "mode" }
-    | { by: "config"; versions: readonly string[]; mode?: RoutingMode | undefined },
+    | { by: "config"; versions: readonly string[]; mode?: StoredMode | undefined },
 ): Promise<CohortBucketRow[]> {
   const params = new SqlParams();
   const table = rollupTable(period.granularity);
   const scope = split.by === "config" && split.mode ? { ...filter, mode: split.mode } : filter;
-  const where = rollupConditions(params, scope, period);
+  const where = [...rollupConditions(params, scope, period), ROUTED_ONLY];
   let key = "mode";
   if (split.by === "config") {
     key = "config_version";
@@ -124,6 +131,20 @@ export async function sumCohortSeries(
     params.values,
   );
   return rows;
+}
+
+/** Decisions in mode `off` (unrouted agents) in the window, which the cohorts leave out. */
+export async function countUnroutedDecisions(
+  filter: Omit<RollupFilter, "mode">,
+  period: RollupWindow,
+): Promise<number> {
+  const params = new SqlParams();
+  const where = rollupConditions(params, { ...filter, mode: "off" }, period);
+  const { rows } = await getPool().query<{ decisions: number | null }>(
+    `SELECT sum(decisions) AS decisions FROM ${rollupTable(period.granularity)} ${whereClause(where)}`,
+    params.values,
+  );
+  return rows[0]?.decisions ?? 0;
 }
 
 /**

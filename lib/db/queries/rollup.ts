@@ -17,7 +17,7 @@ import {
   type Granularity,
   type Period,
 } from "@/lib/dashboard/time-range";
-import type { RoutingMode } from "@/lib/schemas/events";
+import type { StoredMode } from "@/lib/schemas/events";
 import { type SqlParams, scopeConditions } from "./sql";
 
 /**
@@ -28,7 +28,7 @@ export interface RollupFilter {
   scope: TenantScope;
   tenant?: string | undefined;
   role?: string | undefined;
-  mode?: RoutingMode | undefined;
+  mode?: StoredMode | undefined;
 }
 
 /** A window on the bucket grid and the size of the buckets it is charted in. */

@@ -6,7 +6,12 @@
 import "server-only";
 import type { DecisionExportRow } from "@/lib/dashboard/csv-columns";
 import { DECISION_HAS_ISSUES, ISSUE_KINDS, type IssueFlags } from "@/lib/dashboard/issue-kinds";
-import type { DecisionRecord, OutcomeRecord } from "@/lib/dashboard/types";
+import type {
+  CallSpanRecord,
+  DecisionRecord,
+  OutcomeRecord,
+  ToolRunRecord,
+} from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
 import { expandTrace } from "@/lib/db/stored-trace";
 
@@ -117,6 +122,98 @@ export async function listRunIssueMarks(
     [tenantId, runId, limit],
   );
   return rows;
+}
+
+type RawCallSpan = Omit<CallSpanRecord, "startNs"> & { startNs: string };
+type RawToolRun = Omit<ToolRunRecord, "startNs" | "endNs"> & { startNs: string; endNs: string };
+
+export interface PageSpans {
+  /** The LLM calls behind the page's decisions, and the run's other calls in their time span. */
+  calls: CallSpanRecord[];
+  /** The tool runs that may belong to those calls (joined by `joinToolRuns`). */
+  toolRuns: ToolRunRecord[];
+}
+
+/**
+ * The OpenTelemetry spans a page of decisions needs to show its tool runs: the LLM-call spans
+ * of the page's decisions derived from spans (event id `otel:<trace>:<span>`, found by the
+ * spans' primary key), the run's LLM calls and tool runs from the first of them up to the next
+ * call after the last (by `otel_spans_tenant_id_run_id_start_ns_idx`), and tool runs anywhere in
+ * the run that name one of their call ids. A page of routed decisions reads nothing more.
+ */
+export async function listPageSpans(
+  tenantId: string,
+  runId: string,
+  decisionIds: readonly number[],
+): Promise<PageSpans> {
+  if (decisionIds.length === 0) return { calls: [], toolRuns: [] };
+  const pool = getPool();
+  const { rows: own } = await pool.query<RawCallSpan>(
+    `SELECT d.id::int AS "decisionId", s.trace_id AS "traceId", s.span_id AS "spanId",
+            s.start_ns::text AS "startNs", coalesce(s.call_ids, '{}') AS "callIds"
+       FROM decisions d
+       JOIN otel_spans s ON s.tenant_id = d.tenant_id
+                        AND s.trace_id = split_part(d.event_id, ':', 2)
+                        AND s.span_id = split_part(d.event_id, ':', 3)
+      WHERE d.tenant_id = $1 AND d.id = ANY($2::bigint[]) AND d.event_id LIKE 'otel:%'
+        AND s.kind = 'llm_call'`,
+    [tenantId, decisionIds],
+  );
+  if (own.length === 0) return { calls: [], toolRuns: [] };
+  const starts = own
+    .map((call) => BigInt(call.startNs))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const first = starts[0] as bigint;
+  const last = starts.at(-1) as bigint;
+  const callIds = own.flatMap((call) => call.callIds);
+  const { rows: spans } = await pool.query<RawToolRun & { kind: string; callIds: string[] }>(
+    `WITH next_call AS (
+       SELECT min(start_ns) AS start_ns FROM otel_spans
+        WHERE tenant_id = $1 AND run_id = $2 AND kind = 'llm_call' AND start_ns > $4::bigint
+     )
+     SELECT kind, trace_id AS "traceId", span_id AS "spanId", start_ns::text AS "startNs",
+            end_ns::text AS "endNs", tool, name, call_id AS "callId", error,
+            coalesce(call_ids, '{}') AS "callIds"
+       FROM otel_spans
+      WHERE tenant_id = $1 AND run_id = $2
+        AND start_ns >= $3::bigint
+        AND start_ns <= coalesce((SELECT start_ns FROM next_call), 9223372036854775807)
+     UNION
+     SELECT kind, trace_id, span_id, start_ns::text, end_ns::text, tool, name, call_id, error,
+            coalesce(call_ids, '{}')
+       FROM otel_spans
+      WHERE tenant_id = $1 AND run_id = $2 AND kind = 'tool_run' AND call_id = ANY($5::text[])
+      ORDER BY 4, 3
+      LIMIT 10000`,
+    [tenantId, runId, first.toString(), last.toString(), callIds],
+  );
+  const ownBySpan = new Map(own.map((call) => [`${call.traceId}:${call.spanId}`, call]));
+  const calls: CallSpanRecord[] = own.map((call) => ({ ...call, startNs: BigInt(call.startNs) }));
+  const toolRuns: ToolRunRecord[] = [];
+  for (const span of spans) {
+    if (span.kind === "llm_call") {
+      if (ownBySpan.has(`${span.traceId}:${span.spanId}`)) continue;
+      calls.push({
+        decisionId: null,
+        traceId: span.traceId,
+        spanId: span.spanId,
+        startNs: BigInt(span.startNs),
+        callIds: span.callIds,
+      });
+    } else if (span.kind === "tool_run") {
+      toolRuns.push({
+        traceId: span.traceId,
+        spanId: span.spanId,
+        startNs: BigInt(span.startNs),
+        endNs: BigInt(span.endNs),
+        tool: span.tool,
+        name: span.name,
+        callId: span.callId,
+        error: span.error,
+      });
+    }
+  }
+  return { calls, toolRuns };
 }
 
 type RawExportRow = Omit<DecisionExportRow, "ts"> & { ts: Date; tsKey: string };

@@ -14,7 +14,7 @@ import type { Period } from "@/lib/dashboard/time-range";
 import type { RunRow } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
 import type { RunSortKey, RunsSearch, SortDirection } from "@/lib/schemas/dashboard";
-import type { RoutingMode } from "@/lib/schemas/events";
+import type { StoredMode } from "@/lib/schemas/events";
 import { likePrefix, SqlParams, scopeConditions, whereClause } from "./sql";
 
 export interface RunsFilter {
@@ -24,7 +24,7 @@ export interface RunsFilter {
   period?: Period | null | undefined;
   tenant?: string | undefined;
   role?: string | undefined;
-  mode?: RoutingMode | undefined;
+  mode?: StoredMode | undefined;
   /** Run id prefix. */
   runIdPrefix?: string | undefined;
   /** Only runs with a reinstatement, an empty-palette warning or a stage error. */

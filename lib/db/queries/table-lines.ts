@@ -1,6 +1,6 @@
 /**
  * The lines of the rollup tables a page shows and downloads (the overview's tenant × role
- * breakdown, the tools table), in the order their URL asks for. The page's section and its CSV
+ * breakdown, the tools table, the context tax), in the order their URL asks for. The page's section and its CSV
  * download both read them here, so the download always holds the rows the table shows.
  */
 import "server-only";
@@ -14,7 +14,14 @@ import {
   sortDirectionOf,
 } from "@/lib/schemas/dashboard";
 import { TOOL_SORT_DIRECTIONS, type ToolsSearch } from "@/lib/schemas/tools";
+import {
+  type ContextTaxLine,
+  prepareContextTaxLines,
+  sumContextTaxPerTool,
+} from "@/lib/tools/context-tax";
 import { prepareToolLines, type ToolLine } from "@/lib/tools/tool-lines";
+import type { ContextTaxTenantToolRow } from "@/lib/tools/types";
+import { sumContextTaxByTenantTool } from "./context-tax";
 
 import { sumMetricsByTenantRole } from "./overview";
 import { type RollupWindow, rollupFilterOf } from "./rollup";
@@ -46,4 +53,18 @@ export async function listToolLines(
   const rows = await sumToolUsage(rollupFilterOf(search, scope), period);
   const dir = sortDirectionOf(search, TOOL_SORT_DIRECTIONS);
   return { lines: prepareToolLines(rows, search.sort, dir), dir };
+}
+
+/**
+ * The context tax's per-tool lines for the tools page's filters and window, costliest
+ * never-called tools first, and the per-(tenant, tool) rows they were summed from (whose
+ * estimates the daily totals use).
+ */
+export async function listContextTaxLines(
+  search: ToolsSearch,
+  period: Period,
+  scope: TenantScope,
+): Promise<{ lines: ContextTaxLine[]; tenantTools: ContextTaxTenantToolRow[] }> {
+  const tenantTools = await sumContextTaxByTenantTool(rollupFilterOf(search, scope), period);
+  return { lines: prepareContextTaxLines(sumContextTaxPerTool(tenantTools)), tenantTools };
 }

@@ -1,0 +1,157 @@
+/**
+ * What every key-authenticated ingest endpoint (`POST /api/ingest`, `POST /api/otlp/v1/traces`)
+ * does around its own parsing: the address's throttle of wrong keys, the API key's tenant,
+ * the body read against the process's parse budget, the tenant's checking slots, and the
+ * mapping of every refusal — bad key (401), throttled (429), over the parse budget (503,
+ * paced), database unavailable (503) — to one `Refusal` the endpoint words in its own
+ * encoding. One throttle, budget and set of slots serve both endpoints, so sending to both
+ * earns no extra share.
+ */
+import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
+import { env } from "@/lib/env";
+import { authenticateApiKey, hashApiKey } from "@/lib/keys";
+import { AuthThrottle, clientAddress } from "./auth-throttle";
+import { BusyHolds } from "./busy-holds";
+import {
+  bearerToken,
+  bearerTokenOf,
+  PARSE_BUSY_RETRY_SECONDS,
+  ParseBudget,
+  type ParseLease,
+  RequestRejected,
+  readBodyBytes,
+} from "./request";
+import { TenantSlots } from "./tenant-slots";
+
+/** Retry-After of a 503 sent because the database is unavailable. */
+export const RETRY_AFTER_SECONDS = 5;
+
+const authThrottle = new AuthThrottle();
+const busyHolds = new BusyHolds();
+let parseBudget: ParseBudget | undefined;
+let tenantSlots: TenantSlots | undefined;
+
+/** A request refused before or while it was handled, for the endpoint to answer in its encoding. */
+export interface Refusal {
+  status: number;
+  message: string;
+  /** Seconds for the Retry-After header, or null for none. */
+  retryAfterSeconds: number | null;
+}
+
+/** A request whose API key is known: its tenant, and the shared resources it may use. */
+export interface AdmittedRequest {
+  readonly tenant: string;
+  /**
+   * The body (gunzipped when Content-Encoding says gzip), at most 5 MiB, every byte taken
+   * from the parse budget as it arrives and given back when the request is answered.
+   */
+  readBody(): Promise<Buffer>;
+  /** Waits for one of the tenant's checking slots (CPU-bound parsing and checking). */
+  acquireSlot(): Promise<void>;
+  /** Gives the slot back before the request waits on the database. */
+  releaseSlot(): void;
+}
+
+/** Checks the address's throttle and the Bearer key; answers the key's tenant. */
+async function authenticate(request: Request, address: string): Promise<string> {
+  const authorization = request.headers.get("authorization");
+  if (authThrottle.retryAfterSeconds(address) > 0) {
+    const key = bearerTokenOf(authorization);
+    if (!key || !authThrottle.isKnown(hashApiKey(key))) {
+      await authThrottle.holdRefusal(address, request.signal);
+      const wait = Math.max(1, authThrottle.retryAfterSeconds(address));
+      throw new RequestRejected(
+        429,
+        `Too many requests with a missing or wrong API key from this address; retry after ${wait} s.`,
+        wait,
+      );
+    }
+  }
+  let key: string;
+  try {
+    key = bearerToken(authorization);
+  } catch (error) {
+    authThrottle.failed(address);
+    throw error;
+  }
+  const tenant = await authenticateApiKey(key);
+  if (!tenant) {
+    authThrottle.failed(address);
+    authThrottle.forget(hashApiKey(key));
+    throw new RequestRejected(401, "Unknown or revoked API key.");
+  }
+  authThrottle.succeeded(hashApiKey(key));
+  return tenant;
+}
+
+/**
+ * Admits `request` (throttle, key) and runs `handle` with its tenant; every refusal on the
+ * way, thrown as `RequestRejected` or met as an unavailable database, is answered by
+ * `refuse`. `label` names the endpoint in the log of an unexpected failure.
+ */
+export async function serveKeyedIngest(
+  request: Request,
+  label: string,
+  refuse: (refusal: Refusal) => Response,
+  handle: (admitted: AdmittedRequest) => Promise<Response>,
+): Promise<Response> {
+  const address = clientAddress(request.headers, env().ROUTELENS_TRUST_PROXY);
+  parseBudget ??= new ParseBudget(env().ROUTELENS_INGEST_PARSE_MIB * 1024 * 1024);
+  tenantSlots ??= new TenantSlots(env().ROUTELENS_INGEST_TENANT_SLOTS);
+  const budget = parseBudget;
+  const slots = tenantSlots;
+  // Set by the handler's calls below; given back however the request ends.
+  const held: { lease: ParseLease | null; releaseSlot: (() => void) | null } = {
+    lease: null,
+    releaseSlot: null,
+  };
+  const releaseSlot = () => {
+    held.releaseSlot?.();
+    held.releaseSlot = null;
+  };
+  let tenant: string | null = null;
+  try {
+    const admitted = await authenticate(request, address);
+    tenant = admitted;
+    return await handle({
+      tenant: admitted,
+      readBody: () => {
+        // The key is known before the body is read, so its bytes count against its tenant's share.
+        held.lease ??= budget.lease(admitted);
+        return readBodyBytes(request, held.lease);
+      },
+      acquireSlot: async () => {
+        held.releaseSlot = await slots.acquire(admitted);
+      },
+      releaseSlot,
+    });
+  } catch (error) {
+    if (error instanceof RequestRejected) {
+      const retryAfterSeconds = error.retryAfterSeconds;
+      if (tenant && error.status === 503 && retryAfterSeconds === PARSE_BUSY_RETRY_SECONDS) {
+        // Past the parse budget: give its bytes back first, then pace the answer.
+        releaseSlot();
+        held.lease?.release();
+        await busyHolds.hold(tenant, request.signal);
+      }
+      return refuse({ status: error.status, message: error.message, retryAfterSeconds });
+    }
+    if (error instanceof DatabaseUnavailable || isUnavailable(error)) {
+      return refuse({
+        status: 503,
+        message: `The database is unavailable; nothing was stored. Retry after ${RETRY_AFTER_SECONDS} s.`,
+        retryAfterSeconds: RETRY_AFTER_SECONDS,
+      });
+    }
+    console.error(`${label} failed`, error);
+    return refuse({
+      status: 500,
+      message: "Internal error; nothing was reported as stored. Retry the request.",
+      retryAfterSeconds: null,
+    });
+  } finally {
+    releaseSlot();
+    held.lease?.release();
+  }
+}

@@ -1,0 +1,384 @@
+/**
+ * OTLP/HTTP trace export bodies (SPEC §8) → `OtlpSpan`s. Both encodings are read by
+ * `@bufbuild/protobuf` with the code generated from the official .proto files
+ * (`lib/otlp/gen/`); this module only bounds the work first, turns OTLP JSON's hex ids into
+ * what the library reads, and unwraps the decoded messages into the shared span contract.
+ *
+ * Every refusal is a `RequestRejected` whose message names the field and the rule, e.g.
+ * `resourceSpans[0].scopeSpans[1].spans[3].traceId: 32 hex digits expected`. Pure: no I/O.
+ */
+import {
+  type DescField,
+  type DescMessage,
+  fromBinary,
+  fromJson,
+  type JsonValue,
+  type MessageShape,
+} from "@bufbuild/protobuf";
+import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import { closingQuote, RequestRejected } from "@/lib/ingest/request";
+import {
+  type ExportTraceServiceRequest,
+  ExportTraceServiceRequestSchema,
+} from "./gen/opentelemetry/proto/collector/trace/v1/trace_service_pb";
+import type { AnyValue, KeyValue } from "./gen/opentelemetry/proto/common/v1/common_pb";
+import { type Resource, ResourceSchema } from "./gen/opentelemetry/proto/resource/v1/resource_pb";
+import { type Span, SpanSchema } from "./gen/opentelemetry/proto/trace/v1/trace_pb";
+import type { Attributes, AttributeValue, OtlpSpan } from "./types";
+
+export const OTLP_LIMITS = {
+  /** Spans in one export request; more → 413. */
+  spansPerRequest: 10_000,
+  /**
+   * Structured values in one request: protobuf messages (spans, attributes and their values,
+   * events, links…) or JSON objects and arrays; more → 413. A real export spends tens of
+   * bytes on each; a 5 MiB body of empty ones would be millions of objects to build.
+   */
+  valuesPerRequest: 500_000,
+  /** Nesting of messages (AnyValue arrays and kvlists inside each other); deeper → 400. */
+  depth: 32,
+} as const;
+
+export type OtlpEncoding = "protobuf" | "json";
+
+const invalid = (message: string) => new RequestRejected(400, message);
+const tooLarge = (message: string) => new RequestRejected(413, message);
+
+const tooManySpans = () =>
+  tooLarge(
+    `The export holds more than ${OTLP_LIMITS.spansPerRequest} spans; send at most ${OTLP_LIMITS.spansPerRequest} per request.`,
+  );
+const tooManyValues = (what: string) =>
+  tooLarge(
+    `The export holds more than ${OTLP_LIMITS.valuesPerRequest} ${what}; send fewer spans or attributes per request.`,
+  );
+
+/** Decodes one export body in `encoding`; throws `RequestRejected` (400 or 413). */
+export function decodeTraceExport(body: Uint8Array, encoding: OtlpEncoding): OtlpSpan[] {
+  return encoding === "protobuf" ? decodeProtobufExport(body) : decodeJsonExport(body);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Protobuf
+
+/**
+ * Walks the encoded message with the library's `BinaryReader`, guided by the generated
+ * descriptors, and counts the messages (and spans) decoding would create, without creating
+ * any: a body that would decode into millions of tiny attributes is refused after a scan
+ * instead of after building them. The walk also names where a truncated or malformed body
+ * breaks (`resourceSpans[0].scopeSpans[0].spans[2]: premature EOF`), which `fromBinary`
+ * alone does not.
+ */
+function checkProtobufBounds(body: Uint8Array): void {
+  const reader = new BinaryReader(body);
+  const counts = { values: 0, spans: 0 };
+  const path: PathStep[] = [];
+  try {
+    walkMessage(reader, body.length, ExportTraceServiceRequestSchema, counts, path);
+  } catch (error) {
+    if (error instanceof RequestRejected) throw error;
+    const reason = error instanceof Error ? error.message : "unreadable";
+    const where = path.length > 0 ? `${pathText(path)}: ` : "";
+    throw invalid(`Body is not a valid protobuf ExportTraceServiceRequest: ${where}${reason}.`);
+  }
+}
+
+/** One message field on the way down, and which of its repeated values it is. */
+interface PathStep {
+  field: DescField;
+  index: number;
+}
+
+const pathText = (path: PathStep[]) =>
+  path
+    .map(({ field, index }) =>
+      field.fieldKind === "list" ? `${field.jsonName}[${index}]` : field.jsonName,
+    )
+    .join(".");
+
+/** The message-typed fields of each message, by number. */
+const messageFields = new Map<DescMessage, Map<number, DescField & { message: DescMessage }>>();
+
+function messageFieldsOf(desc: DescMessage) {
+  let fields = messageFields.get(desc);
+  if (!fields) {
+    fields = new Map();
+    for (const field of desc.fields) {
+      if (field.fieldKind === "message" || (field.fieldKind === "list" && field.message)) {
+        fields.set(field.number, field as DescField & { message: DescMessage });
+      }
+    }
+    messageFields.set(desc, fields);
+  }
+  return fields;
+}
+
+function walkMessage(
+  reader: BinaryReader,
+  end: number,
+  desc: DescMessage,
+  counts: { values: number; spans: number },
+  path: PathStep[],
+): void {
+  if (path.length > OTLP_LIMITS.depth) {
+    throw invalid(`Messages nest deeper than ${OTLP_LIMITS.depth} levels.`);
+  }
+  const fields = messageFieldsOf(desc);
+  // Occurrences of each repeated field so far, for the path of an error; made when needed.
+  let seen: Map<number, number> | undefined;
+  while (reader.pos < end) {
+    const [fieldNo, wireType] = reader.tag();
+    const field = fields.get(fieldNo);
+    if (!field || wireType !== WireType.LengthDelimited) {
+      reader.skip(wireType, fieldNo);
+      continue;
+    }
+    counts.values += 1;
+    if (counts.values > OTLP_LIMITS.valuesPerRequest) throw tooManyValues("messages");
+    if (field.message === SpanSchema) {
+      counts.spans += 1;
+      if (counts.spans > OTLP_LIMITS.spansPerRequest) throw tooManySpans();
+    }
+    seen ??= new Map();
+    const index = seen.get(fieldNo) ?? 0;
+    seen.set(fieldNo, index + 1);
+    path.push({ field, index });
+    const length = reader.uint32();
+    const childEnd = reader.pos + length;
+    if (childEnd > end) throw new RangeError("premature EOF");
+    walkMessage(reader, childEnd, field.message, counts, path);
+    path.pop();
+  }
+  if (reader.pos !== end) throw new RangeError("premature EOF");
+}
+
+function decodeProtobufExport(body: Uint8Array): OtlpSpan[] {
+  checkProtobufBounds(body);
+  let request: ExportTraceServiceRequest;
+  try {
+    request = fromBinary(ExportTraceServiceRequestSchema, body, {
+      readUnknownFields: false,
+      recursionLimit: OTLP_LIMITS.depth,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : "unreadable";
+    throw invalid(`Body is not a valid protobuf ExportTraceServiceRequest: ${reason}.`);
+  }
+  const spans: OtlpSpan[] = [];
+  request.resourceSpans.forEach((resourceSpans, r) => {
+    const resource = resourceAttributes(resourceSpans.resource);
+    resourceSpans.scopeSpans.forEach((scopeSpans, s) => {
+      scopeSpans.spans.forEach((span, i) => {
+        spans.push(toOtlpSpan(span, resource, `resourceSpans[${r}].scopeSpans[${s}].spans[${i}]`));
+      });
+    });
+  });
+  return spans;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON (OTLP/HTTP JSON: proto3 JSON except for hex trace and span ids)
+
+/**
+ * Objects and arrays in a JSON text, counted without parsing it (at most `limit + 1`: the
+ * count stops there). Malformed text is left to `JSON.parse` to report.
+ */
+export function countJsonValues(text: string, limit: number): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 34) {
+      i = closingQuote(text, i + 1);
+      if (i < 0) break;
+    } else if (code === 123 || code === 91) {
+      count += 1;
+      if (count > limit) break;
+    }
+  }
+  return count;
+}
+
+type JsonObject = { [key: string]: JsonValue };
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The value of a field under its JSON name or its proto name, whichever is present. */
+function fieldOf(object: JsonObject, jsonName: string, protoName: string): JsonValue | undefined {
+  return Object.hasOwn(object, jsonName)
+    ? object[jsonName]
+    : Object.hasOwn(object, protoName)
+      ? object[protoName]
+      : undefined;
+}
+
+/** A repeated field of the envelope: absent or null is empty; anything else must be an array. */
+function listOf(
+  object: JsonObject,
+  jsonName: string,
+  protoName: string,
+  path: string,
+): JsonValue[] {
+  const value = fieldOf(object, jsonName, protoName);
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw invalid(`${path}${jsonName}: an array expected.`);
+  return value;
+}
+
+function objectAt(value: JsonValue, path: string): JsonObject {
+  if (!isObject(value)) throw invalid(`${path}: an object expected.`);
+  return value;
+}
+
+const JSON_OPTIONS = { ignoreUnknownFields: true, recursionLimit: OTLP_LIMITS.depth } as const;
+
+function fromJsonAt<Desc extends DescMessage>(
+  desc: Desc,
+  json: JsonValue,
+  path: string,
+): MessageShape<Desc> {
+  try {
+    return fromJson(desc, json, JSON_OPTIONS);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : "unreadable";
+    throw invalid(`${path}: ${reason}.`);
+  }
+}
+
+/** The span and trace id fields of OTLP JSON: hex strings, with their lengths in bytes. */
+const HEX_IDS = [
+  { jsonName: "traceId", protoName: "trace_id", bytes: 16, optional: false },
+  { jsonName: "spanId", protoName: "span_id", bytes: 8, optional: false },
+  { jsonName: "parentSpanId", protoName: "parent_span_id", bytes: 8, optional: true },
+] as const;
+
+/**
+ * Replaces a JSON span's hex ids with the base64 that proto3 JSON (and so `fromJson`) reads
+ * for bytes, checking each on the way; drops the span's events and links, which the span
+ * contract does not carry, so they are not decoded for nothing.
+ */
+function prepareJsonSpan(span: JsonObject, path: string): JsonObject {
+  const prepared: JsonObject = { ...span };
+  delete prepared.events;
+  delete prepared.links;
+  for (const id of HEX_IDS) {
+    const present = Object.hasOwn(span, id.jsonName) ? id.jsonName : id.protoName;
+    const value = span[present];
+    delete prepared[id.jsonName];
+    delete prepared[id.protoName];
+    if (id.optional && (value === undefined || value === null || value === "")) continue;
+    const digits = id.bytes * 2;
+    if (typeof value !== "string" || value.length !== digits || !/^[0-9a-fA-F]+$/.test(value)) {
+      throw invalid(`${path}.${id.jsonName}: ${digits} hex digits expected.`);
+    }
+    prepared[id.jsonName] = Buffer.from(value, "hex").toString("base64");
+  }
+  return prepared;
+}
+
+function decodeJsonExport(body: Uint8Array): OtlpSpan[] {
+  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  if (countJsonValues(text, OTLP_LIMITS.valuesPerRequest) > OTLP_LIMITS.valuesPerRequest) {
+    throw tooManyValues("JSON objects and arrays");
+  }
+  let json: JsonValue;
+  try {
+    json = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : "unreadable";
+    throw invalid(`Body is not valid JSON: ${reason}.`);
+  }
+  if (!isObject(json)) {
+    throw invalid('Body must be a JSON ExportTraceServiceRequest object {"resourceSpans": [...]}.');
+  }
+  const spans: OtlpSpan[] = [];
+  listOf(json, "resourceSpans", "resource_spans", "").forEach((item, r) => {
+    const rPath = `resourceSpans[${r}]`;
+    const resourceSpans = objectAt(item, rPath);
+    const resourceJson = fieldOf(resourceSpans, "resource", "resource");
+    const resource = resourceAttributes(
+      resourceJson === undefined || resourceJson === null
+        ? undefined
+        : fromJsonAt(ResourceSchema, resourceJson, `${rPath}.resource`),
+    );
+    listOf(resourceSpans, "scopeSpans", "scope_spans", `${rPath}.`).forEach((scopeItem, s) => {
+      const sPath = `${rPath}.scopeSpans[${s}]`;
+      const scopeSpans = objectAt(scopeItem, sPath);
+      listOf(scopeSpans, "spans", "spans", `${sPath}.`).forEach((spanItem, i) => {
+        const path = `${sPath}.spans[${i}]`;
+        if (spans.length >= OTLP_LIMITS.spansPerRequest) throw tooManySpans();
+        const span = fromJsonAt(SpanSchema, prepareJsonSpan(objectAt(spanItem, path), path), path);
+        spans.push(toOtlpSpan(span, resource, path));
+      });
+    });
+  });
+  return spans;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoded messages → the span contract
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
+
+function hexOf(bytes: Uint8Array): string {
+  let hex = "";
+  for (const byte of bytes) hex += HEX[byte];
+  return hex;
+}
+
+function idOf(bytes: Uint8Array, length: number, path: string): string {
+  if (bytes.length !== length) {
+    throw invalid(`${path}: ${length} bytes expected, got ${bytes.length}.`);
+  }
+  if (bytes.every((byte) => byte === 0)) throw invalid(`${path}: must not be all zeros.`);
+  return hexOf(bytes);
+}
+
+function toOtlpSpan(span: Span, resource: Attributes, path: string): OtlpSpan {
+  return {
+    traceId: idOf(span.traceId, 16, `${path}.traceId`),
+    spanId: idOf(span.spanId, 8, `${path}.spanId`),
+    parentSpanId:
+      span.parentSpanId.length === 0 ? null : idOf(span.parentSpanId, 8, `${path}.parentSpanId`),
+    name: span.name,
+    startTimeUnixNano: span.startTimeUnixNano,
+    endTimeUnixNano: span.endTimeUnixNano,
+    attributes: attributesOf(span.attributes),
+    resource,
+    statusCode: span.status?.code ?? 0,
+    statusMessage: span.status?.message ?? "",
+  };
+}
+
+const resourceAttributes = (resource: Resource | undefined): Attributes =>
+  attributesOf(resource?.attributes ?? []);
+
+/**
+ * Key-value lists become objects without a prototype, so a key such as `__proto__` or
+ * `constructor` is an ordinary key and a lookup of an absent key is `undefined`. When a key
+ * repeats, the last value wins.
+ */
+function attributesOf(list: KeyValue[]): Attributes {
+  const attributes: Attributes = Object.create(null);
+  for (const { key, value } of list) attributes[key] = attributeValueOf(value);
+  return attributes;
+}
+
+/** AnyValue without its wrapper: int64 → bigint, bytes → Uint8Array, unset → null. */
+export function attributeValueOf(value: AnyValue | undefined): AttributeValue {
+  const v = value?.value;
+  switch (v?.case) {
+    case "stringValue":
+    case "boolValue":
+    case "intValue":
+    case "doubleValue":
+    case "bytesValue":
+      return v.value;
+    case "arrayValue":
+      return v.value.values.map(attributeValueOf);
+    case "kvlistValue":
+      return attributesOf(v.value.values);
+    default:
+      return null;
+  }
+}

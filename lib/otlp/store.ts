@@ -1,0 +1,542 @@
+/**
+ * Storing the spans of one OTLP export (SPEC §8): the LLM-call and tool-run spans themselves
+ * (`otel_spans`), the decision and outcome derived from every LLM call that carried a tool list,
+ * each tool's size estimate (`tool_sizes`), the count of LLM calls without a tool list
+ * (`otel_call_rollup_hour`) and the rollups — in one transaction, committed before the export is
+ * answered.
+ *
+ * Idempotency: a span is stored once per (tenant, trace id, span id) — the spans already stored
+ * are looked up under the trace's lock and only the others are copied — and everything derived
+ * from it is derived only when it is stored, so a re-export stores nothing new. Decision ids are `otel:<traceId>:<spanId>`, outcome ids the same plus
+ * `:called`.
+ *
+ * Order independence: within a run, LLM calls are numbered by (start time, span id). The
+ * transaction takes an advisory lock per (tenant, run) and per (tenant, trace) it touches, in
+ * sorted order, then ranks all stored LLM-call spans of every run that got a new one, moves the
+ * iteration of the already-stored derived decisions and outcomes whose rank changed (and the
+ * run's max iteration), and inserts the new ones at their rank. So the spans of one run arriving
+ * in several exports, in any order, leave the same rows.
+ */
+import type pg from "pg";
+import { getPool } from "@/lib/db/client";
+import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
+import {
+  copyText,
+  copyTextArray,
+  JOINED_DECISION_COLUMNS,
+  JOINED_OUTCOME_COLUMNS,
+  type JoinedDecisionRow,
+  joinedDecisionsCopyText,
+  joinedOutcomesCopyText,
+} from "@/lib/ingest/copy";
+import {
+  type DecisionRow,
+  type OutcomeRow,
+  toDecisionRow,
+  toOutcomeRow,
+} from "@/lib/ingest/events";
+import { writeAggregatesAndCommit } from "@/lib/ingest/rollup-upserts";
+import { aggregateDeltas, type JoinedDecision, truncateUtc } from "@/lib/ingest/rollups";
+import { copyRows } from "@/lib/ingest/store-transaction";
+import { compareSpans } from "./join-tool-runs";
+import {
+  decisionEventId,
+  type MappedLlmCall,
+  type MappedToolRun,
+  mapSpan,
+  outcomeEventId,
+} from "./mapping";
+import type { OtlpSpan, SpanStoreResult } from "./types";
+
+type Mapped = MappedLlmCall | MappedToolRun;
+
+/**
+ * Stores one export's spans for `tenant`. Spans of no family are ignored; a span that cannot be
+ * read or stored is refused (counted, the first message kept) while its neighbours are stored.
+ * Throws `DatabaseUnavailable` when PostgreSQL cannot be reached (the endpoint answers 503).
+ */
+export async function storeSpans(tenant: string, spans: OtlpSpan[]): Promise<SpanStoreResult> {
+  let rejectedSpans = 0;
+  let errorMessage = "";
+  const refuse = (message: string) => {
+    rejectedSpans += 1;
+    if (errorMessage === "") errorMessage = message;
+  };
+  const seen = new Set<string>();
+  const mapped: Mapped[] = [];
+  for (const span of spans) {
+    const result = mapSpan(span);
+    if (result.kind === "ignored") continue;
+    if (result.kind === "refused") {
+      refuse(result.message);
+      continue;
+    }
+    // The first of two spans with one id in an export is the one stored.
+    const key = `${result.traceId}:${result.spanId}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    mapped.push(result);
+  }
+  if (mapped.length > 0) {
+    for (const message of await writeRefusingAlone(tenant, mapped)) refuse(message);
+  }
+  return { rejectedSpans, errorMessage };
+}
+
+/**
+ * Writes `spans` in one transaction; if PostgreSQL refuses the data, each span alone, so that
+ * only the spans it refuses on their own are lost. Answers one message per refused span.
+ */
+async function writeRefusingAlone(tenant: string, spans: Mapped[]): Promise<string[]> {
+  try {
+    await writeWithRetry(tenant, spans);
+    return [];
+  } catch (error) {
+    if (!isRefusal(error)) throw error;
+    if (spans.length === 1) return [refusalMessage(spans[0] as Mapped, error)];
+  }
+  const messages: string[] = [];
+  for (const span of spans) {
+    try {
+      await writeWithRetry(tenant, [span]);
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      messages.push(refusalMessage(span, error));
+    }
+  }
+  return messages;
+}
+
+const REFUSAL_CLASSES = ["22", "23", "54", "P0"];
+
+function isRefusal(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof DatabaseUnavailable) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    typeof code === "string" && code.length === 5 && REFUSAL_CLASSES.includes(code.slice(0, 2))
+  );
+}
+
+function refusalMessage(span: Mapped, error: unknown): string {
+  const { message } = error as { message: string };
+  return `span ${span.spanId} (${span.name}): the database refused to store it (${message})`;
+}
+
+// Deadlock, serialisation failure, and a unique violation (an id a concurrent transaction
+// stored first, which the retry then sees).
+const RETRYABLE = new Set(["40P01", "40001", "23505"]);
+
+async function writeWithRetry(tenant: string, spans: Mapped[]): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeTransaction(tenant, spans);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code && RETRYABLE.has(code) && attempt < 4) continue;
+      if (isUnavailable(error)) throw new DatabaseUnavailable((error as Error).message);
+      throw error;
+    }
+  }
+}
+
+async function writeTransaction(tenant: string, spans: Mapped[]): Promise<void> {
+  const client = await getPool().connect();
+  try {
+    await client.query("BEGIN");
+    await lockRunsAndTraces(client, tenant, spans);
+    const toolRunRuns = await resolveToolRunRuns(client, tenant, spans);
+    const fresh = await insertSpans(client, tenant, spans, toolRunRuns);
+    const freshCalls = spans.filter(
+      (s): s is MappedLlmCall => s.kind === "llm_call" && fresh.has(spanKey(s)),
+    );
+    if (freshCalls.length > 0) {
+      await adoptToolRuns(client, tenant, freshCalls);
+      const ranks = await rankRuns(client, tenant, freshCalls);
+      const { decisions, outcomes, joined } = await deriveEvents(client, tenant, freshCalls, ranks);
+      await copyRows(
+        client,
+        `COPY decisions (${JOINED_DECISION_COLUMNS.join(", ")}) FROM STDIN`,
+        decisions,
+        joinedDecisionsCopyText,
+      );
+      await copyRows(
+        client,
+        `COPY outcomes (${JOINED_OUTCOME_COLUMNS.join(", ")}) FROM STDIN`,
+        outcomes,
+        joinedOutcomesCopyText,
+      );
+      await upsertToolSizes(client, tenant, freshCalls);
+      await countCallsWithoutTools(client, tenant, freshCalls);
+      await writeAggregatesAndCommit(
+        client,
+        aggregateDeltas(
+          decisions.map((d) => d.row),
+          joined,
+        ),
+      );
+    } else {
+      await client.query("COMMIT");
+    }
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    client.release(isUnavailable(error) ? (error as Error) : undefined);
+    throw error;
+  }
+  client.release();
+}
+
+const spanKey = (s: { traceId: string; spanId: string }) => `${s.traceId}:${s.spanId}`;
+
+/**
+ * One transaction-scoped advisory lock per (tenant, run) of the LLM calls and per (tenant,
+ * trace) of every span, in sorted order: two exports of one run never rank it at once, and a
+ * tool run never misses the LLM call that gives it its run.
+ */
+async function lockRunsAndTraces(
+  client: pg.PoolClient,
+  tenant: string,
+  spans: Mapped[],
+): Promise<void> {
+  // Run ids and trace ids share one key space: a run without a conversation id is its trace,
+  // so it takes one lock, not two; a run id equal to another run's trace id only serialises
+  // the two.
+  const keys = new Set<string>();
+  for (const span of spans) {
+    keys.add(span.traceId);
+    if (span.kind === "llm_call") keys.add(span.runId);
+  }
+  await client.query(
+    `SELECT pg_advisory_xact_lock(k)
+       FROM (SELECT DISTINCT hashtextextended($1 || chr(1) || u, 8317) AS k
+               FROM unnest($2::text[]) AS u ORDER BY k) AS keys`,
+    [tenant, [...keys]],
+  );
+}
+
+/**
+ * The run of every tool run without a conversation or session id of its own: the run of an LLM
+ * call of the same trace (in this export, else already stored), else the trace id. When the
+ * LLM call arrives later, `adoptToolRuns` moves such a tool run to its run.
+ */
+async function resolveToolRunRuns(
+  client: pg.PoolClient,
+  tenant: string,
+  spans: Mapped[],
+): Promise<Map<string, string>> {
+  const byTrace = new Map<string, string>();
+  for (const span of [...spans].sort(compareSpans)) {
+    if (span.kind === "llm_call" && !byTrace.has(span.traceId)) {
+      byTrace.set(span.traceId, span.runId);
+    }
+  }
+  const missing = [
+    ...new Set(
+      spans
+        .filter((s) => s.kind === "tool_run" && s.runId === null && !byTrace.has(s.traceId))
+        .map((s) => s.traceId),
+    ),
+  ];
+  if (missing.length > 0) {
+    const { rows } = await client.query<{ trace_id: string; run_id: string }>(
+      `SELECT DISTINCT ON (trace_id) trace_id, run_id FROM otel_spans
+        WHERE tenant_id = $1 AND trace_id = ANY($2::text[]) AND kind = 'llm_call'
+        ORDER BY trace_id, start_ns, span_id`,
+      [tenant, missing],
+    );
+    for (const row of rows) byTrace.set(row.trace_id, row.run_id);
+  }
+  return byTrace;
+}
+
+/**
+ * Inserts the spans not stored yet; answers their keys. The trace locks make the look-up exact
+ * (every span's trace is locked); the primary key is the backstop (a unique violation is
+ * retried).
+ */
+async function insertSpans(
+  client: pg.PoolClient,
+  tenant: string,
+  spans: Mapped[],
+  runsByTrace: Map<string, string>,
+): Promise<Set<string>> {
+  const { rows } = await client.query<{ trace_id: string; span_id: string }>(
+    `SELECT o.trace_id, o.span_id
+       FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id)
+       JOIN otel_spans o ON o.tenant_id = $1 AND o.trace_id = k.trace_id AND o.span_id = k.span_id`,
+    [tenant, spans.map((s) => s.traceId), spans.map((s) => s.spanId)],
+  );
+  const stored = new Set(rows.map((row) => `${row.trace_id}:${row.span_id}`));
+  const fresh = spans.filter((s) => !stored.has(spanKey(s)));
+  if (fresh.length === 0) return new Set();
+  const runOf = (s: Mapped) =>
+    s.kind === "llm_call" ? s.runId : (s.runId ?? runsByTrace.get(s.traceId) ?? s.traceId);
+  await copyRows(
+    client,
+    `COPY otel_spans (${SPAN_COLUMNS.join(", ")}) FROM STDIN`,
+    fresh,
+    (chunk) => spansCopyText(tenant, chunk, runOf),
+  );
+  return new Set(fresh.map(spanKey));
+}
+
+const SPAN_COLUMNS = [
+  "tenant_id",
+  "trace_id",
+  "span_id",
+  "run_id",
+  "kind",
+  "name",
+  "start_ns",
+  "end_ns",
+  "ts",
+  "tool",
+  "call_id",
+  "call_ids",
+  "error",
+] as const;
+
+/** The spans as COPY text, columns in the order of SPAN_COLUMNS. */
+function spansCopyText(
+  tenant: string,
+  spans: readonly Mapped[],
+  runOf: (span: Mapped) => string,
+): string {
+  const nullable = (value: string | null) => (value === null ? "\\N" : copyText(value));
+  let text = "";
+  for (const s of spans) {
+    const run = runOf(s);
+    const tool = s.kind === "tool_run" ? nullable(s.tool) : "\\N";
+    const callId = s.kind === "tool_run" ? nullable(s.callId) : "\\N";
+    const callIds = s.kind === "llm_call" ? copyTextArray(s.callIds) : "{}";
+    const error = s.kind === "tool_run" ? nullable(s.error) : "\\N";
+    text +=
+      `${copyText(tenant)}\t${s.traceId}\t${s.spanId}\t${copyText(run)}\t${s.kind}\t` +
+      `${copyText(s.name)}\t${s.startNs}\t${s.endNs}\t${s.timestamp}\t${tool}\t${callId}\t` +
+      `${callIds}\t${error}\n`;
+  }
+  return text;
+}
+
+/** Tool runs stored before their trace's first LLM call, under the trace id: now under its run. */
+async function adoptToolRuns(
+  client: pg.PoolClient,
+  tenant: string,
+  calls: MappedLlmCall[],
+): Promise<void> {
+  const byTrace = new Map<string, string>();
+  for (const call of [...calls].sort(compareSpans)) {
+    if (call.runId !== call.traceId && !byTrace.has(call.traceId)) {
+      byTrace.set(call.traceId, call.runId);
+    }
+  }
+  if (byTrace.size === 0) return;
+  await client.query(
+    `UPDATE otel_spans s SET run_id = u.run_id
+       FROM unnest($2::text[], $3::text[]) AS u(trace_id, run_id)
+      WHERE s.tenant_id = $1 AND s.trace_id = u.trace_id AND s.kind = 'tool_run'
+        AND s.run_id = s.trace_id`,
+    [tenant, [...byTrace.keys()], [...byTrace.values()]],
+  );
+}
+
+/**
+ * Ranks every stored LLM-call span of the runs that got a new one, by (start time, span id,
+ * trace id); moves the iteration of already-stored derived decisions and outcomes whose rank
+ * changed, and the runs' max iteration; answers the rank of every span of those runs.
+ */
+async function rankRuns(
+  client: pg.PoolClient,
+  tenant: string,
+  calls: MappedLlmCall[],
+): Promise<Map<string, number>> {
+  const runs = [...new Set(calls.map((c) => c.runId))].sort();
+  const ranked = `SELECT run_id, trace_id, span_id, start_ns::text,
+            (row_number() OVER (PARTITION BY run_id ORDER BY start_ns, span_id, trace_id) - 1)::int
+              AS iteration
+       FROM otel_spans
+      WHERE tenant_id = $1 AND run_id = ANY($2::text[]) AND kind = 'llm_call'`;
+  const { rows } = await client.query<{
+    run_id: string;
+    trace_id: string;
+    span_id: string;
+    start_ns: string;
+    iteration: number;
+  }>(ranked, [tenant, runs]);
+  const ranks = new Map<string, number>();
+  for (const row of rows) ranks.set(`${row.trace_id}:${row.span_id}`, row.iteration);
+
+  // Only spans stored before this export, ordered after one of its new spans, can have moved.
+  const fresh = new Set(calls.map(spanKey));
+  const firstFresh = new Map<string, MappedLlmCall>();
+  for (const call of calls) {
+    const first = firstFresh.get(call.runId);
+    if (!first || compareSpans(call, first) < 0) firstFresh.set(call.runId, call);
+  }
+  const earlier = rows.filter((row) => {
+    if (fresh.has(`${row.trace_id}:${row.span_id}`)) return false;
+    const first = firstFresh.get(row.run_id);
+    return (
+      first !== undefined &&
+      compareSpans({ startNs: BigInt(row.start_ns), spanId: row.span_id }, first) >= 0
+    );
+  });
+  if (earlier.length === 0) return ranks;
+  const ids = earlier.map((row) => decisionEventId(row.trace_id, row.span_id));
+  const iterations = earlier.map((row) => row.iteration);
+  const { rows: moved } = await client.query<{ run_id: string }>(
+    `WITH r AS (SELECT * FROM unnest($2::text[], $3::int[]) AS r(event_id, iteration)),
+     d AS (
+       UPDATE decisions d SET iteration = r.iteration FROM r
+        WHERE d.tenant_id = $1 AND d.event_id = r.event_id AND d.iteration <> r.iteration
+       RETURNING d.run_id),
+     o AS (
+       UPDATE outcomes o SET iteration = r.iteration FROM r
+        WHERE o.tenant_id = $1 AND o.event_id = r.event_id || ':called'
+          AND o.iteration <> r.iteration)
+     SELECT DISTINCT run_id FROM d`,
+    [tenant, ids, iterations],
+  );
+  if (moved.length > 0) {
+    await client.query(
+      `UPDATE runs r SET max_iteration = m.max_iteration
+         FROM (SELECT run_id, max(iteration) AS max_iteration FROM decisions
+                WHERE tenant_id = $1 AND run_id = ANY($2::text[]) GROUP BY run_id) AS m
+        WHERE r.tenant_id = $1 AND r.run_id = m.run_id AND r.max_iteration < m.max_iteration`,
+      [tenant, moved.map((row) => row.run_id)],
+    );
+  }
+  return ranks;
+}
+
+/**
+ * The decisions (already joined to their outcome when the span recorded its output) and
+ * outcomes of the new LLM-call spans, at their rank. An event id already stored (sent earlier
+ * under a pruned span, or by a v1 sender) is left out: nothing is stored twice.
+ */
+async function deriveEvents(
+  client: pg.PoolClient,
+  tenant: string,
+  calls: MappedLlmCall[],
+  ranks: Map<string, number>,
+): Promise<{ decisions: JoinedDecisionRow[]; outcomes: OutcomeRow[]; joined: JoinedDecision[] }> {
+  const withDecision = calls.filter((c) => c.decision !== null);
+  const stored = new Set<string>();
+  if (withDecision.length > 0) {
+    const { rows } = await client.query<{ event_id: string }>(
+      `SELECT event_id FROM decisions WHERE tenant_id = $1 AND event_id = ANY($2::text[])
+       UNION ALL
+       SELECT event_id FROM outcomes WHERE tenant_id = $1 AND event_id = ANY($3::text[])`,
+      [
+        tenant,
+        withDecision.map((c) => decisionEventId(c.traceId, c.spanId)),
+        withDecision.map((c) => outcomeEventId(c.traceId, c.spanId)),
+      ],
+    );
+    for (const row of rows) stored.add(row.event_id);
+  }
+  const decisions: JoinedDecisionRow[] = [];
+  const outcomes: OutcomeRow[] = [];
+  const joined: JoinedDecision[] = [];
+  for (const call of withDecision) {
+    const derived = call.decision;
+    if (derived === null || stored.has(derived.event.event_id)) continue;
+    const iteration = ranks.get(spanKey(call)) ?? 0;
+    const row: DecisionRow = {
+      ...toDecisionRow(tenant, { ...derived.event, iteration }),
+      mode: derived.mode,
+    };
+    const outcome =
+      call.outcome && !stored.has(call.outcome.event_id)
+        ? toOutcomeRow(tenant, { ...call.outcome, iteration })
+        : null;
+    if (outcome === null) {
+      decisions.push({ row, has_outcome: false, called: [], harmful_tools: [] });
+      continue;
+    }
+    const dropped = new Set(row.dropped);
+    const harmful = [...new Set(outcome.called.filter((name) => dropped.has(name)))].sort();
+    decisions.push({ row, has_outcome: true, called: outcome.called, harmful_tools: harmful });
+    outcomes.push(outcome);
+    joined.push({
+      tenant_id: tenant,
+      run_id: row.run_id,
+      role: row.role,
+      mode: row.mode,
+      config_version: row.config_version,
+      iteration,
+      ts: row.ts,
+      called: outcome.called,
+      harmful_tools: harmful,
+      offered: row.offered,
+      selected: row.selected,
+    });
+  }
+  return { decisions, outcomes, joined };
+}
+
+/**
+ * Each offered tool's size estimate, as last seen by span start to the millisecond (the stored
+ * precision; at an equal millisecond, the larger estimate).
+ */
+async function upsertToolSizes(
+  client: pg.PoolClient,
+  tenant: string,
+  calls: MappedLlmCall[],
+): Promise<void> {
+  // Compared as stored (milliseconds, then tokens), so any order of exports keeps the same row.
+  const latest = new Map<string, { tokens: number; seenAt: string }>();
+  for (const call of calls) {
+    for (const { tool, tokens } of call.toolSizes) {
+      const current = latest.get(tool);
+      const newer =
+        !current ||
+        call.timestamp > current.seenAt ||
+        (call.timestamp === current.seenAt && tokens > current.tokens);
+      if (newer) latest.set(tool, { tokens, seenAt: call.timestamp });
+    }
+  }
+  if (latest.size === 0) return;
+  const tools = [...latest.keys()].sort();
+  await client.query(
+    `INSERT INTO tool_sizes (tenant_id, tool, tokens, seen_at)
+     SELECT $1, u.tool, u.tokens, u.seen_at
+       FROM unnest($2::text[], $3::int[], $4::timestamptz[]) AS u(tool, tokens, seen_at)
+     ON CONFLICT (tenant_id, tool) DO UPDATE SET tokens = EXCLUDED.tokens, seen_at = EXCLUDED.seen_at
+      WHERE (EXCLUDED.seen_at, EXCLUDED.tokens) > (tool_sizes.seen_at, tool_sizes.tokens)`,
+    [
+      tenant,
+      tools,
+      tools.map((t) => latest.get(t)?.tokens),
+      tools.map((t) => latest.get(t)?.seenAt),
+    ],
+  );
+}
+
+/** LLM calls without a tool list, per (role, hour): what the "tool recording is off" hint reads. */
+async function countCallsWithoutTools(
+  client: pg.PoolClient,
+  tenant: string,
+  calls: MappedLlmCall[],
+): Promise<void> {
+  const counts = new Map<string, { role: string; bucket: string; calls: number }>();
+  for (const call of calls) {
+    if (call.decision !== null) continue;
+    const bucket = truncateUtc(call.timestamp, 3_600_000);
+    const key = `${call.role}\u0000${bucket}`;
+    const entry = counts.get(key) ?? { role: call.role, bucket, calls: 0 };
+    entry.calls += 1;
+    counts.set(key, entry);
+  }
+  if (counts.size === 0) return;
+  const rows = [...counts.values()].sort((a, b) =>
+    a.role === b.role ? a.bucket.localeCompare(b.bucket) : a.role < b.role ? -1 : 1,
+  );
+  await client.query(
+    `INSERT INTO otel_call_rollup_hour (tenant_id, role, bucket, calls_without_tools)
+     SELECT $1, u.role, u.bucket, u.calls
+       FROM unnest($2::text[], $3::timestamptz[], $4::bigint[]) AS u(role, bucket, calls)
+     ON CONFLICT (tenant_id, role, bucket) DO UPDATE SET
+       calls_without_tools = otel_call_rollup_hour.calls_without_tools + EXCLUDED.calls_without_tools`,
+    [tenant, rows.map((r) => r.role), rows.map((r) => r.bucket), rows.map((r) => r.calls)],
+  );
+}

@@ -1,0 +1,231 @@
+/**
+ * `npm run bench:otlp` — OpenTelemetry ingest throughput through HTTP.
+ *
+ * Starts a scratch embedded PostgreSQL and a production build (`next start`) on it; a separate
+ * load process posts protobuf OTLP exports, each holding 500 LLM-call spans that offer 20 tool
+ * definitions each plus their tool-run spans (and one agent span per run of five calls), two in
+ * flight. Prints LLM-call spans/s, request latency p50/p99, the server's peak resident memory,
+ * CPU seconds of server and PostgreSQL, the load average, and — unless `--no-ingest` — the
+ * same LLM calls sent as v1 events (decision + outcome) to `/api/ingest` in the same run.
+ *
+ *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest]
+ */
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { migrate } from "@/lib/db/migrate";
+import { ensureBuild, startAppServer } from "./lib/app-server";
+import { percentile, TIMED_RUN_STARTS } from "./lib/bench-args";
+import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
+import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { seedApiKey } from "./lib/seed-key";
+
+const WARMUP_CALLS = 5_000;
+
+interface SendResult {
+  seconds: number;
+  latencies: number[];
+  failures: number;
+  requests: number;
+}
+
+interface LoadResult {
+  otlp: SendResult;
+  ingest: SendResult | null;
+  llmCalls: number;
+  spans: number;
+  exportBytes: number;
+}
+
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+}
+
+/** CPU seconds (user + system) used so far by the processes that match. */
+function cpuSeconds(match: (process: ProcessInfo) => boolean): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      if (!match({ pid, ppid: Number(fields[1]), cmdline })) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
+/**
+ * The pid of the PostgreSQL postmaster of `dataDir`: its backends are its children. Other
+ * PostgreSQL servers on the machine (test databases of other checkouts) are not counted.
+ */
+function postmasterOf(dataDir: string): number | null {
+  let found: number | null = null;
+  cpuSeconds(({ pid, cmdline }) => {
+    if (cmdline.includes(`-D ${dataDir}`)) found = pid;
+    return false;
+  });
+  return found;
+}
+
+function runLoadProcess(args: string[], onTimedRun: () => void): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "npx",
+      ["--no-install", "tsx", "scripts/lib/bench-otlp-client.ts", ...args],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      const before = out;
+      out += chunk;
+      if (!before.includes(TIMED_RUN_STARTS) && out.includes(TIMED_RUN_STARTS)) onTimedRun();
+    });
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"))
+        : reject(new Error(`load process exited ${code}`)),
+    );
+  });
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+
+async function main() {
+  const { values } = parseCommandLine(
+    {
+      calls: { type: "string" },
+      "per-export": { type: "string" },
+      concurrency: { type: "string" },
+      "no-ingest": { type: "boolean" },
+    },
+    "usage: npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest]",
+  );
+  const calls = positiveWholeNumber("calls", values.calls, 50_000);
+  const perExport = positiveWholeNumber("per-export", values["per-export"], 500);
+  const concurrency = positiveWholeNumber("concurrency", values.concurrency, 2);
+  const withIngest = values["no-ingest"] !== true;
+  const log = (line: string) => console.error(`· ${line}`);
+
+  ensureBuild(log);
+  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
+  const database = `bench_otlp_${Date.now()}`;
+  await ensureDatabase(server.adminUrl, database);
+  await migrate(server.urlFor(database));
+  const setup = new pg.Client({ connectionString: server.urlFor(database) });
+  await setup.connect();
+  const key = await seedApiKey(server.urlFor(database), "bench");
+  const warmupKey = await seedApiKey(server.urlFor(database), "bench-warmup");
+  const ingestKey = await seedApiKey(server.urlFor(database), "bench-ingest");
+
+  const app = await startAppServer({ databaseUrl: server.urlFor(database) });
+  const start = new Date(Date.now() - 3_600_000).toISOString();
+  const loadBefore = load();
+  try {
+    log(
+      `building the exports, warming up with ${WARMUP_CALLS} LLM calls of another tenant, then sending ${calls} LLM-call spans in protobuf exports of ${perExport}, ${concurrency} in flight${withIngest ? "; then the same calls to /api/ingest" : ""}`,
+    );
+    let peakRss = app.rssBytes() ?? 0;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, app.rssBytes() ?? 0);
+    }, 50);
+    const serverPid = app.child.pid;
+    const isServer = ({ pid }: ProcessInfo) => pid === serverPid;
+    const postmaster = postmasterOf(path.resolve(".data/bench-pg"));
+    if (postmaster === null) log("the PostgreSQL postmaster was not found: its CPU is not counted");
+    const isPostgres = ({ pid, ppid }: ProcessInfo) => pid === postmaster || ppid === postmaster;
+    let cpuBefore = { server: 0, postgres: 0 };
+    let loadAtStart = "";
+    const result = await runLoadProcess(
+      [
+        app.baseUrl,
+        warmupKey,
+        String(WARMUP_CALLS),
+        key,
+        String(calls),
+        String(perExport),
+        String(concurrency),
+        start,
+        withIngest ? ingestKey : "-",
+      ],
+      () => {
+        cpuBefore = { server: cpuSeconds(isServer), postgres: cpuSeconds(isPostgres) };
+        loadAtStart = load();
+      },
+    );
+    clearInterval(sampler);
+    const cpu = {
+      server: cpuSeconds(isServer) - cpuBefore.server,
+      postgres: cpuSeconds(isPostgres) - cpuBefore.postgres,
+    };
+    const loadAfter = load();
+    const stored = await setup.query<{ decisions: number; spans: number; joined: number }>(
+      `SELECT (SELECT count(*)::int FROM decisions WHERE tenant_id = 'bench') AS decisions,
+              (SELECT count(*)::int FROM otel_spans WHERE tenant_id = 'bench') AS spans,
+              (SELECT count(*)::int FROM outcomes WHERE tenant_id = 'bench' AND joined) AS joined`,
+    );
+    const { otlp, ingest } = result;
+    const rows: [string, string][] = [
+      [
+        "sent",
+        `${result.llmCalls} LLM-call spans (${result.spans} spans in all) in ${otlp.requests} exports of ~${(result.exportBytes / 1024 / 1024).toFixed(1)} MiB`,
+      ],
+      [
+        "OTLP ingest",
+        `${Math.round(result.llmCalls / otlp.seconds)} LLM-call spans/s (${otlp.seconds.toFixed(2)} s, ${otlp.failures} failed)`,
+      ],
+      ["request latency p50", `${percentile(otlp.latencies, 50).toFixed(1)} ms`],
+      ["request latency p99", `${percentile(otlp.latencies, 99).toFixed(1)} ms`],
+      [
+        "CPU during OTLP run",
+        `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s (of ${(2 * otlp.seconds).toFixed(1)} s on 2 cores)`,
+      ],
+      [
+        "stored",
+        `${stored.rows[0]?.decisions} decisions, ${stored.rows[0]?.joined} outcomes joined, ${stored.rows[0]?.spans} spans`,
+      ],
+    ];
+    if (ingest) {
+      rows.push(
+        [
+          "same calls via /api/ingest",
+          `${Math.round(result.llmCalls / ingest.seconds)} decisions/s with their outcomes (${ingest.seconds.toFixed(2)} s, ${ingest.failures} failed)`,
+        ],
+        [
+          "/api/ingest p50 / p99",
+          `${percentile(ingest.latencies, 50).toFixed(1)} / ${percentile(ingest.latencies, 99).toFixed(1)} ms`,
+        ],
+      );
+    }
+    rows.push(
+      ["server peak RSS", `${(peakRss / 1024 / 1024).toFixed(0)} MiB`],
+      ["load average", `${loadBefore} before, ${loadAtStart} at start, ${loadAfter} after`],
+    );
+    const width = Math.max(...rows.map(([k]) => k.length));
+    console.log("\nOTLP ingest benchmark");
+    for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
+  } finally {
+    await setup.end();
+    await app.stop();
+    await dropDatabase(server.adminUrl, database).catch(() => {});
+    if (!server.reused) await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+/**
+ * The load side of `npm run bench:otlp`, run as its own process so the server's CPU and the
+ * client's are measured apart. Builds every export before the clock starts (real SDK spans,
+ * encoded by the protobuf exporter's serializer), warms the server up with another tenant's
+ * key, then posts the timed exports with a fixed number in flight; last, when asked, posts the
+ * same LLM calls as v1 events to `/api/ingest` for comparison. Prints one JSON line.
+ */
+import { TIMED_RUN_STARTS } from "./bench-args";
+import { benchExports } from "./bench-otlp-spans";
+
+interface SendResult {
+  seconds: number;
+  latencies: number[];
+  failures: number;
+  requests: number;
+}
+
+async function send(
+  url: string,
+  key: string,
+  bodies: readonly Uint8Array[],
+  contentType: string,
+  concurrency: number,
+): Promise<SendResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  async function worker() {
+    while (next < bodies.length) {
+      const body = bodies[next++] as Uint8Array<ArrayBuffer>;
+      const t0 = performance.now();
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": contentType },
+        body,
+      });
+      await response.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      if (response.status !== 200) {
+        failures++;
+        if (failures === 1) console.error(`first failure: ${response.status}`);
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return {
+    seconds: (performance.now() - started) / 1000,
+    latencies,
+    failures,
+    requests: bodies.length,
+  };
+}
+
+async function main() {
+  const [
+    baseUrl,
+    warmupKey,
+    warmupText,
+    key,
+    callsText,
+    perExportText,
+    concurrencyText,
+    startText,
+    ingestKey,
+  ] = process.argv.slice(2);
+  const perExport = Number(perExportText);
+  const concurrency = Number(concurrencyText);
+  const start = new Date(String(startText));
+  const warmup = benchExports(Number(warmupText), perExport, 7, start, "bench-warmup");
+  const timed = benchExports(Number(callsText), perExport, 42, start, "bench");
+  const encoder = new TextEncoder();
+  const v1Bodies =
+    ingestKey && ingestKey !== "-"
+      ? timed.v1Batches.map((batch) => encoder.encode(JSON.stringify({ batch })))
+      : [];
+  const otlpUrl = `${baseUrl}/api/otlp/v1/traces`;
+  await send(otlpUrl, String(warmupKey), warmup.bodies, "application/x-protobuf", concurrency);
+  console.log(TIMED_RUN_STARTS);
+  const otlp = await send(
+    otlpUrl,
+    String(key),
+    timed.bodies,
+    "application/x-protobuf",
+    concurrency,
+  );
+  const ingest =
+    v1Bodies.length > 0
+      ? await send(
+          `${baseUrl}/api/ingest`,
+          String(ingestKey),
+          v1Bodies,
+          "application/json",
+          concurrency,
+        )
+      : null;
+  const bytes = timed.bodies.reduce((sum, body) => sum + body.length, 0);
+  console.log(
+    JSON.stringify({
+      otlp,
+      ingest,
+      llmCalls: timed.llmCalls,
+      spans: timed.spans,
+      exportBytes: Math.round(bytes / timed.bodies.length),
+    }),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
