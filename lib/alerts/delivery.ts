@@ -19,6 +19,7 @@ import { type AlertPayload, bodyFor } from "@/lib/alerts/payload";
 import { signedHeaders } from "@/lib/alerts/signature";
 import { getPool } from "@/lib/db/client";
 import type { AlertChannelKind } from "@/lib/schemas/alerts";
+import { inTransaction } from "./transaction";
 
 export const DELIVERY_HEADER = "X-Routelens-Delivery";
 const ERROR_MAX = 500;
@@ -165,9 +166,7 @@ export async function attemptDelivery(
       ? null
       : nextAttemptAt(delivery.attempts, delivery.created_at, finishedAt, options.retryBaseMs);
   const status = result.ok ? "delivered" : retryAt ? "pending" : "failed";
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  await inTransaction(async (client) => {
     await client.query(
       `INSERT INTO alert_delivery_attempts (delivery_id, tenant_id, attempt, at, status_code, latency_ms, error, next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
@@ -187,13 +186,7 @@ export async function attemptDelivery(
       `UPDATE alert_deliveries SET status = $2, next_attempt_at = $3, delivered_at = $4 WHERE id = $1`,
       [delivery.id, status, retryAt, result.ok ? finishedAt : null],
     );
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   return { attempted: true, ...result, retryAt };
 }
 

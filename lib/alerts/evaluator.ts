@@ -20,6 +20,7 @@ import { ALL_TENANTS } from "@/lib/auth/scope";
 import { getPool } from "@/lib/db/client";
 import { readWindowSums } from "@/lib/db/queries/alerts";
 import type { AlertComparison, AlertMetric, AlertMode, AlertStateName } from "@/lib/schemas/alerts";
+import { inTransaction } from "./transaction";
 
 export interface EvaluatorOptions {
   now: Date;
@@ -75,14 +76,13 @@ export async function evaluateRules(options: EvaluatorOptions): Promise<Evaluati
     deliveryIds: [],
   };
   for (const { id } of due) {
-    const client = await pool.connect();
     try {
-      await evaluateOne(client, id, options, summary);
+      await inTransaction((client) => evaluateOne(client, id, options, summary));
     } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      console.error(`[routelens] alert rule ${id} could not be evaluated:`, error);
-    } finally {
-      client.release();
+      console.error(
+        `[routelens] alert rule ${id} could not be evaluated:`,
+        error instanceof Error ? error.message : error,
+      );
     }
   }
   return summary;
@@ -94,7 +94,6 @@ async function evaluateOne(
   options: EvaluatorOptions,
   summary: EvaluationSummary,
 ): Promise<void> {
-  await client.query("BEGIN");
   await client.query(
     `INSERT INTO alert_states (rule_id, tenant_id, since)
      SELECT id, tenant_id, $2 FROM alert_rules WHERE id = $1
@@ -114,10 +113,7 @@ async function evaluateOne(
   const slots = rule
     ? slotsToEvaluate(rule.last_evaluated_minute, options.now, options.slotMs, options.maxCatchUp)
     : [];
-  if (!rule || slots.length === 0) {
-    await client.query("COMMIT");
-    return;
-  }
+  if (!rule || slots.length === 0) return;
   let before = { state: rule.state, notifiedState: rule.notified_state };
   let last: { value: number | null; sample: number; belowMinSample: boolean } | null = null;
   let since: Date | null = null;
@@ -221,6 +217,5 @@ async function evaluateOne(
       options.now,
     ],
   );
-  await client.query("COMMIT");
   summary.rulesEvaluated += 1;
 }
