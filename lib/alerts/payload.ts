@@ -4,12 +4,7 @@
  * A Slack channel gets the same facts as an incoming-webhook message (`text`, mrkdwn).
  */
 import { formatMetricValue, METRICS, windowEndingAt } from "@/lib/alerts/metrics";
-import {
-  type AlertComparison,
-  type AlertMetric,
-  COMPARISON_SYMBOL,
-  COMPARISON_TEXT,
-} from "@/lib/schemas/alerts";
+import { type AlertComparison, type AlertMetric, COMPARISON_TEXT } from "@/lib/schemas/alerts";
 
 export interface AlertPayload {
   /** `alert.firing`, `alert.resolved`, or `alert.test` for "send test". */
@@ -113,10 +108,9 @@ export function slackMessage(payload: AlertPayload): { text: string } {
     .join(", ");
   const value = formatMetricValue(payload.metric.id, payload.value);
   const threshold = formatMetricValue(payload.metric.id, payload.threshold);
-  const condition = `${COMPARISON_SYMBOL[payload.comparison]} ${threshold}`;
   const text =
     `${HEADLINE[payload.state]} ${slackEscape(payload.rule.name)}: ` +
-    `${payload.metric.label} ${value} (fires ${COMPARISON_TEXT[payload.comparison]} ${slackEscape(condition)}) ` +
+    `${payload.metric.label} ${value} (fires ${COMPARISON_TEXT[payload.comparison]} ${threshold}) ` +
     `over ${payload.window.minutes} min, ${payload.sample.toLocaleString("en-US")} in sample, ${slackEscape(where)}. ` +
     `<${payload.runsUrl}|Runs> · <${payload.ruleUrl}|Rule>`;
   return { text };

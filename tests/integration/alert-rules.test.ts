@@ -293,6 +293,44 @@ describe("alert rules: the form's now and send test", () => {
     });
   });
 
+  it("a 24-hour window (whole hours from rollup_hour, its ends from rollup_minute) sums as the minutes do", async () => {
+    const tenant = `rules-long-${run}`;
+    const { key } = await createApiKey(tenant);
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const events = [23 * 60 + 50, 300, 151, 150, 61, 12, 0].flatMap((minutes, i) =>
+      Array.from({ length: i + 1 }, (_, j) =>
+        decisionEvent({
+          timestamp: ago(minutes),
+          dropped_tokens: 10 * (j + 1),
+          ...(j === 0 ? { warnings: [{ code: "empty_palette", stage: "intent" }] } : {}),
+        }),
+      ),
+    );
+    expect((await postBatch(baseUrl, key, events)).status).toBe(200);
+    const long = await previewRuleAs(admin, {
+      tenant,
+      metric: "dropped-tokens",
+      windowMinutes: "1440",
+    });
+    if (!long.ok) throw new Error(JSON.stringify(long));
+    const { rows } = await db.query(
+      "SELECT COALESCE(sum(dropped_tokens), 0)::int AS tokens, COALESCE(sum(decisions), 0)::int AS decisions FROM rollup_minute WHERE tenant_id = $1 AND bucket >= $2 AND bucket < $3",
+      [tenant, new Date(long.from), new Date(long.to)],
+    );
+    expect(rows[0].decisions).toBe(28);
+    expect({ value: long.value, sample: long.sample }).toEqual({
+      value: rows[0].tokens,
+      sample: 28,
+    });
+    const rate = await previewRuleAs(admin, {
+      tenant,
+      metric: "empty-palette-rate",
+      windowMinutes: "1440",
+    });
+    expect(rate).toMatchObject({ ok: true, value: (100 * 7) / 28, sample: 28 });
+    await deleteTenantRows(db, tenant);
+  });
+
   it("sends a signed test message and logs its attempt; a failing receiver is reported", async () => {
     const created = await createRuleAs(
       maintainerA,
