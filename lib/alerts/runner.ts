@@ -12,7 +12,8 @@
  *   whose job was lost (a crash between the commit and the send) is still sent.
  *
  * Started by `instrumentation.ts` in `npm run dev` and `npm start` (unless ROUTELENS_ALERTS=0);
- * nothing else starts it. `stopAlerts()` lets running jobs finish for up to 5 seconds.
+ * nothing else starts it. `stopAlerts()` asks running jobs to finish (up to 5 seconds); Next.js may
+ * end the process sooner, which the evaluator's transactions and the delivery claims make safe.
  *
  * Tests set ROUTELENS_ALERTS_SLOT_MS to a few seconds: pg-boss cron runs at minute resolution,
  * so then each process sends an evaluation job per slot itself (one job per slot: a singleton

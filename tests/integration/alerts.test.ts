@@ -20,7 +20,7 @@ const ALERT_ENV = {
   ROUTELENS_ALERTS: "1",
   ROUTELENS_ALERTS_SLOT_MS: "2000",
   ROUTELENS_ALERTS_RETRY_BASE_MS: "1000",
-  ROUTELENS_ALERTS_TIMEOUT_MS: "2000",
+  ROUTELENS_ALERTS_TIMEOUT_MS: "5000",
   ROUTELENS_URL: "https://routelens.example.com",
 };
 
@@ -238,6 +238,31 @@ describe("alerts: evaluation and webhook delivery", () => {
       [ruleId],
     );
     expect(rows[0]?.n).toBe(2);
+  });
+
+  it("a muted rule records its firing but sends it only once the mute has ended", async () => {
+    const server = servers[0] as AppServer;
+    const { key, ruleId } = await setUp("muted");
+    const until = new Date(Date.now() + 8_000);
+    await db.query("UPDATE alert_rules SET muted_until = $2 WHERE id = $1", [ruleId, until]);
+    await ingest(server.baseUrl, key, 20, true);
+    const { rows } = await waitFor(
+      "the muted firing",
+      () => db.query("SELECT muted, at FROM alert_events WHERE rule_id = $1", [ruleId]),
+      (result) => result.rows.length > 0,
+    );
+    expect(rows[0].muted).toBe(true);
+    expect(rows[0].at.getTime()).toBeLessThan(until.getTime());
+    expect(receiver.forRule(ruleId)).toEqual([]);
+    const [sent] = await waitFor(
+      "the firing after the mute",
+      () => receiver.forRule(ruleId),
+      (r) => r.length >= 1,
+    );
+    expect(Date.now()).toBeGreaterThanOrEqual(until.getTime());
+    expect(sent?.json.state).toBe("firing");
+    await settle();
+    expect(receiver.forRule(ruleId)).toHaveLength(1);
   });
 
   it("a receiver that is down gets the delivery when it returns; every attempt is logged", async () => {
