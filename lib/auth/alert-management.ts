@@ -166,9 +166,9 @@ async function managedRule(viewer: Viewer, id: unknown) {
 }
 
 /**
- * Changes a rule from the rule form (`id` names it). Channels listed with their `channelId`
- * keep their secret; new ones get one; channels left out are removed. The rule's state and
- * history stay. Writes an `alert-rule-changed` audit row.
+ * Changes a rule from the rule form (`id` names it); its tenant stays. Channels listed with
+ * their `channelId` keep their secret; new ones get one; channels left out are removed. The
+ * rule's state and history stay. Writes an `alert-rule-changed` audit row.
  */
 export async function updateRuleAs(
   viewer: Viewer,
@@ -180,13 +180,22 @@ export async function updateRuleAs(
   const read = readRule(form);
   if (!read.ok) return read.state;
   const rule = read.data;
-  if (!canManageRules(viewer, rule.tenant)) {
-    return formError("tenant", TENANT_NOT_MAINTAINED, typedValues(form));
+  if (rule.tenant !== existing.tenant) {
+    // The history and deliveries belong to the tenant the rule watched; a rule for another
+    // tenant is a new rule.
+    return formError(
+      "tenant",
+      "Tenant of a saved rule cannot be changed: create a new rule for the other tenant",
+      typedValues(form),
+    );
   }
-  const known = new Set(existing.channels.map((channel) => channel.id));
-  const kept = rule.channels.filter((channel) => channel.id !== undefined && known.has(channel.id));
+  // A channel keeps its id (and secret) when the form lists it with the same type.
+  const known = new Map(existing.channels.map((channel) => [channel.id, channel.kind]));
+  const isKept = (channel: AlertChannelInput) =>
+    channel.id !== undefined && known.get(channel.id) === channel.kind;
+  const kept = rule.channels.filter(isKept);
   const added = rule.channels
-    .filter((channel) => channel.id === undefined || !known.has(channel.id))
+    .filter((channel) => !isKept(channel))
     .map((channel) => newChannel(existing.id, rule.tenant, { ...channel, id: undefined }));
   const keptIds = kept.map((channel) => channel.id as string);
   const prisma = getPrisma();
@@ -199,14 +208,10 @@ export async function updateRuleAs(
     ...kept.map((channel) =>
       prisma.alertChannel.update({
         where: { id: channel.id as string },
-        data: { url: channel.url, tenantId: rule.tenant },
+        data: { url: channel.url },
       }),
     ),
     prisma.alertChannel.createMany({ data: added }),
-    prisma.alertState.updateMany({
-      where: { ruleId: existing.id },
-      data: { tenantId: rule.tenant },
-    }),
   ]);
   await recordAudit({
     action: "alert-rule-changed",

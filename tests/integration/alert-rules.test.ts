@@ -226,6 +226,13 @@ describe("alert rules: editing, muting, deleting", () => {
     ]);
     expect(rule).toEqual([{ threshold: 7 }]);
     expect(await auditRows("alert-rule-changed", tenantA)).toHaveLength(1);
+    const moved = await updateRuleAs(
+      admin,
+      form({ ...ruleFields({ tenant: tenantB }), id: created.ruleId as string }),
+    );
+    expect(moved.fieldErrors).toEqual({
+      tenant: "Tenant of a saved rule cannot be changed: create a new rule for the other tenant",
+    });
   });
 
   it("mutes until a future moment, unmutes, and audits both", async () => {
