@@ -162,9 +162,19 @@ test("a rule shows its current value, then fires on injected data", async ({ pag
   await expect(page.locator(".alert-marker").first()).toBeAttached();
   await page.screenshot({ path: testInfo.outputPath("alerts-overview.png"), fullPage: true });
 
-  // Mute for an hour, then delete after confirming.
+  // Edit: the tenant stays, the webhook is kept with its secret (no new one is shown).
   await page.goto("/alerts");
   await page.getByRole("link", { name: RULE }).click();
+  await page.getByTestId("edit-rule").locator("summary").click();
+  await expect(page.getByTestId("rule-tenant")).toHaveText(TENANT);
+  await page.getByLabel(/^Threshold/).fill("60");
+  await page.getByRole("button", { name: "Save rule" }).click();
+  await expect(page.getByTestId("rule-saved")).toHaveText(`Rule “${RULE}” saved.`);
+  await expect(page.getByTestId("new-webhook-secret")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByText("empty-palette rate above 60 % over 5 min")).toBeVisible();
+
+  // Mute for an hour, then delete after confirming.
   await page.getByRole("button", { name: "Mute 1 hour" }).click();
   await expect(page.getByTestId("rule-muted").first()).toContainText("muted until");
   await page.getByRole("button", { name: "Delete rule…" }).click();

@@ -138,23 +138,38 @@ export function RuleForm({
           />
           <FieldError state={state} name="name" />
         </label>
-        <label className="field">
-          Tenant
-          <select
-            name="tenant"
-            value={tenant}
-            onChange={set("tenant")}
-            {...describedBy(state, "tenant")}
-          >
-            {allowAllTenants ? <option value={ALL_TENANTS_VALUE}>all tenants</option> : null}
-            {tenants.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
-          <FieldError state={state} name="tenant" />
-        </label>
+        {editing ? (
+          // A saved rule keeps its tenant: its history and deliveries belong to it.
+          <div className="field">
+            <span>Tenant</span>
+            <input type="hidden" name="tenant" value={tenant} />
+            <strong data-testid="rule-tenant">
+              {tenant === ALL_TENANTS_VALUE ? "all tenants" : tenant}
+            </strong>
+            <span className="small">
+              Kept when the rule is edited: a new rule for another tenant.
+            </span>
+            <FieldError state={state} name="tenant" />
+          </div>
+        ) : (
+          <label className="field">
+            Tenant
+            <select
+              name="tenant"
+              value={tenant}
+              onChange={set("tenant")}
+              {...describedBy(state, "tenant")}
+            >
+              {allowAllTenants ? <option value={ALL_TENANTS_VALUE}>all tenants</option> : null}
+              {tenants.map((id) => (
+                <option key={id} value={id}>
+                  {id}
+                </option>
+              ))}
+            </select>
+            <FieldError state={state} name="tenant" />
+          </label>
+        )}
         <label className="field">
           Role (optional)
           <input

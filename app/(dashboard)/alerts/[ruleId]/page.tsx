@@ -14,10 +14,9 @@ import { METRICS } from "@/lib/alerts/metrics";
 import { deleteAlertRuleFromPage } from "@/lib/alerts/page-actions";
 import { ruleFormValues } from "@/lib/alerts/rule-form-values";
 import { isAlertMetric, prepareRuleView } from "@/lib/alerts/rule-view";
-import { canMaintain, maintainedTenants, requireViewer, scopeOf } from "@/lib/auth/access";
+import { canMaintain, requireViewer, scopeOf } from "@/lib/auth/access";
 import { muteAlertRule, sendAlertTest } from "@/lib/auth/alert-actions";
 import { getRule, ruleDeliveries, ruleHistory } from "@/lib/db/queries/alerts";
-import { listTenantIds } from "@/lib/db/queries/tenants";
 import { alertRuleIdSchema } from "@/lib/schemas/alerts";
 
 export const metadata: Metadata = { title: "Alert rule" };
@@ -37,10 +36,9 @@ export default async function AlertRulePage({ params }: { params: Promise<{ rule
   if (!rule) notFound();
   const now = new Date();
   const canChange = rule.tenant === null ? viewer.isAdmin : canMaintain(viewer, rule.tenant);
-  const [events, deliveries, tenants] = await Promise.all([
+  const [events, deliveries] = await Promise.all([
     ruleHistory(scope, rule.id, 100),
     ruleDeliveries(scope, rule.id, 50),
-    canChange ? (maintainedTenants(viewer)?.sort() ?? listTenantIds(scope)) : [],
   ]);
   const view = prepareRuleView(rule, now);
   const sampleLabel = isAlertMetric(rule.metric) ? METRICS[rule.metric].sampleLabel : "events";
@@ -135,7 +133,7 @@ export default async function AlertRulePage({ params }: { params: Promise<{ rule
           <details className="panel" data-testid="edit-rule">
             <summary>Edit the rule</summary>
             <RuleForm
-              tenants={tenants}
+              tenants={[]}
               allowAllTenants={viewer.isAdmin}
               initial={ruleFormValues(rule)}
             />
