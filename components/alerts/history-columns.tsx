@@ -18,7 +18,10 @@ export const transitionColumns = transition.columns([
       </span>
     ),
   }),
-  transition.accessor("value", { header: "Value" }),
+  transition.accessor("value", {
+    header: "Value",
+    cell: (info) => <span className="cell-wrap">{info.getValue()}</span>,
+  }),
   transition.accessor("threshold", { header: "Threshold" }),
   transition.accessor("muted", {
     header: "Sent",

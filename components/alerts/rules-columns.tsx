@@ -32,7 +32,7 @@ export const rulesColumns = column.columns([
     cell: (info) => {
       const { role, mode } = info.row.original;
       return (
-        <span className="small">
+        <span className="small cell-wrap">
           {role ?? <span className="muted">any role</span>} ·{" "}
           {mode ?? <span className="muted">any mode</span>}
         </span>
@@ -43,7 +43,7 @@ export const rulesColumns = column.columns([
     id: "condition",
     header: "Fires when",
     cell: (info) => (
-      <span className="small">
+      <span className="small cell-wrap">
         {info.row.original.metricLabel} {info.row.original.condition}
       </span>
     ),
@@ -54,7 +54,7 @@ export const rulesColumns = column.columns([
   }),
   column.accessor("lastValue", {
     header: "Last value",
-    cell: (info) => <span className="small">{info.getValue()}</span>,
+    cell: (info) => <span className="small cell-wrap">{info.getValue()}</span>,
     meta: { description: "The metric over the rule's window at its last evaluation" },
   }),
 ]);
