@@ -203,7 +203,8 @@ export async function dueDeliveries(now: Date, limit = 500): Promise<string[]> {
 
 /**
  * "Send test": a test message to one channel of a rule, sent at once (one attempt, logged
- * like any other) so the page can show what the receiver answered.
+ * like any other) so the page can show what the receiver answered. It has no next attempt,
+ * so the sweep of due deliveries never takes it from this call.
  */
 export async function sendTestMessage(
   channelId: string,
@@ -214,7 +215,7 @@ export async function sendTestMessage(
   const now = (options.now ?? (() => new Date()))();
   const { rowCount } = await getPool().query(
     `INSERT INTO alert_deliveries (id, rule_id, tenant_id, channel_id, event_id, kind, payload, next_attempt_at, created_at)
-     SELECT $1, c.rule_id, c.tenant_id, c.id, NULL, 'test', $3, $4, $4 FROM alert_channels c WHERE c.id = $2`,
+     SELECT $1, c.rule_id, c.tenant_id, c.id, NULL, 'test', $3, NULL, $4 FROM alert_channels c WHERE c.id = $2`,
     [deliveryId, channelId, JSON.stringify(payload), now],
   );
   if (rowCount === 0) throw new Error(`channel ${channelId} does not exist`);
