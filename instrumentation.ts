@@ -1,17 +1,11 @@
 /**
- * Runs once when a server process starts. A production server checks that sessions can be
- * signed (ROUTELENS_AUTH_SECRET) and stops at once with the fix when not; on an instance
- * without users it prints a one-time setup token: every page sends visitors to `/setup`,
- * which asks for it.
+ * Runs once when a server process starts (`npm run dev`, `npm start`). Everything it does needs
+ * Node.js, so it lives in `instrumentation-node.ts`, imported only in the Node.js runtime (the
+ * Edge bundle of this file then contains none of it).
  */
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  if (process.env.NODE_ENV !== "production") return;
-  const { announceSetupToken, checkAuthConfig } = await import("@/lib/auth/first-run");
-  const problem = checkAuthConfig();
-  if (problem) {
-    console.error(`[routelens] ${problem}`);
-    process.exit(1);
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { registerNode } = await import("./instrumentation-node");
+    await registerNode();
   }
-  await announceSetupToken();
 }

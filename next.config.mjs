@@ -2,7 +2,7 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  serverExternalPackages: ["pg", "@prisma/adapter-pg"],
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "pg-boss"],
   // `npm run dev` is opened as localhost or 127.0.0.1; allow both to load dev assets.
   allowedDevOrigins: ["127.0.0.1", "localhost"],
   // The ingest endpoints are not behind the proxy (proxy.ts says why); their answers carry the

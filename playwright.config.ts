@@ -54,5 +54,7 @@ export default defineConfig({
     stdout: "ignore",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    // Alert rules are evaluated every 2 s instead of every minute (e2e/alerts.spec.ts).
+    env: { ROUTELENS_ALERTS: "1", ROUTELENS_ALERTS_SLOT_MS: "2000" },
   },
 });

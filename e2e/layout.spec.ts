@@ -7,8 +7,9 @@
  */
 import { randomUUID } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
+import pg from "pg";
 import { decisionEvent, outcomeEvent, stageRecord } from "./support/events";
-import { createKey, sendBatch } from "./support/server";
+import { createKey, e2eDatabaseUrl, sendBatch } from "./support/server";
 
 const TENANT = `layout-${randomUUID().slice(0, 8)}`;
 const LARGE_TENANT = `layout-large-${randomUUID().slice(0, 8)}`;
@@ -17,6 +18,7 @@ const RUN = `${TENANT}-run-with-a-realistically-long-identifier`;
 const OFFERED = ["search_docs", "hydrate_context", "refund_order", "escalate_to_human"];
 const CONFIGS = ["cfg_4f325766eaaca57e", "cfg_860e8709a54bae94"];
 const ROLES = ["action", "reasoning", "reflection"];
+const RULE = randomUUID();
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
@@ -62,7 +64,56 @@ test.beforeAll(async () => {
   await sendBatch(await createKey(LARGE_TENANT), [
     decisionEvent({ timestamp: new Date(now - 60_000).toISOString(), dropped_tokens: LARGE_TOTAL }),
   ]);
+  await insertFiringRule(now);
 });
+
+/** An alert rule of the tenant with a long name and webhook, firing, with one delivery attempt. */
+async function insertFiringRule(now: number) {
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await db.connect();
+  try {
+    const minute = new Date(Math.floor(now / 60_000) * 60_000 - 60_000);
+    const channel = randomUUID();
+    await db.query(
+      `INSERT INTO alert_rules (id, tenant_id, name, role, mode, metric, window_minutes, comparison, threshold, min_sample)
+       VALUES ($1, $2, $3, 'reflection', 'enforce', 'harmful-drop-rate', 60, 'gt', 5, 10)`,
+      [RULE, TENANT, `${TENANT}: harmful drops of the reflection role in enforce, over an hour`],
+    );
+    await db.query(
+      `INSERT INTO alert_channels (id, rule_id, tenant_id, kind, url, secret)
+       VALUES ($1, $2, $3, 'webhook', $4, 'whsec_layout')`,
+      [channel, RULE, TENANT, `https://hooks.example.com/${"routelens-alerts/".repeat(6)}${RUN}`],
+    );
+    await db.query(
+      `INSERT INTO alert_states (rule_id, tenant_id, state, last_value, last_sample, since, last_evaluated_minute)
+       VALUES ($1, $2, 'firing', 25, 12, $3, $3)`,
+      [RULE, TENANT, minute],
+    );
+    const event = await db.query<{ id: string }>(
+      `INSERT INTO alert_events (rule_id, tenant_id, kind, value, sample, threshold, minute)
+       VALUES ($1, $2, 'firing', 25, 12, 5, $3) RETURNING id`,
+      [RULE, TENANT, minute],
+    );
+    const delivery = randomUUID();
+    await db.query(
+      `INSERT INTO alert_deliveries (id, rule_id, tenant_id, channel_id, event_id, kind, payload, status, attempts, next_attempt_at)
+       VALUES ($1, $2, $3, $4, $5, 'firing', '{}', 'pending', 1, $6)`,
+      [delivery, RULE, TENANT, channel, event.rows[0]?.id, new Date(now + 60_000)],
+    );
+    await db.query(
+      `INSERT INTO alert_delivery_attempts (delivery_id, tenant_id, attempt, status_code, latency_ms, error, next_attempt_at)
+       VALUES ($1, $2, 1, NULL, 10000, $3, $4)`,
+      [
+        delivery,
+        TENANT,
+        `connect ECONNREFUSED: the receiver at hooks.example.com did not answer within 10000 ms`,
+        new Date(now + 60_000),
+      ],
+    );
+  } finally {
+    await db.end();
+  }
+}
 
 /** Waits until the browser has taken over: local times replace the server's UTC text. */
 async function waitForHydration(page: Page) {
@@ -100,6 +151,8 @@ const PAGES = [
     ready: "[data-testid=config-comparison]",
   },
   { name: "tools", path: `/tools?tenant=${TENANT}`, ready: "[data-testid=tools-table]" },
+  { name: "alerts", path: "/alerts", ready: "[data-testid=rules-table]" },
+  { name: "alert rule", path: `/alerts/${RULE}`, ready: "[data-testid=deliveries-table]" },
 ];
 
 for (const { name, path, ready } of PAGES) {

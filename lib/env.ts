@@ -91,6 +91,34 @@ const envSchema = z.object({
   // Signs session cookies and one-time links: at least 32 random characters
   // (`openssl rand -base64 32`). Required by `npm start`; `npm run dev` keeps one in .data/.
   ROUTELENS_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  // Alerts (docs/ALERTS.md): the evaluator and the delivery jobs run in every server process
+  // (pg-boss makes them run once between them). 0 turns them off in this process; the servers
+  // tests start set 0 unless a test asks for alerts.
+  ROUTELENS_ALERTS: booleanFlag.default(true),
+  // Test-only: the length of an evaluated slot. 60000 (a minute, driven by a pg-boss cron
+  // schedule) outside tests; tests set a few seconds so minutes pass in seconds.
+  ROUTELENS_ALERTS_SLOT_MS: z.coerce
+    .number({ error: "must be a whole number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(500, "must be at least 500 ms")
+    .max(60_000, "must be at most 60000 ms")
+    .refine((ms) => 60_000 % ms === 0, "must divide a minute (60000 ms) evenly")
+    .default(60_000),
+  // The first retry gap of a failed delivery; it doubles per attempt up to an hour, for 24 hours.
+  // Tests lower it.
+  ROUTELENS_ALERTS_RETRY_BASE_MS: z.coerce
+    .number({ error: "must be a whole number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(100, "must be at least 100 ms")
+    .max(3_600_000, "must be at most 3600000 ms")
+    .default(30_000),
+  // How long a webhook or Slack request may take before it counts as failed.
+  ROUTELENS_ALERTS_TIMEOUT_MS: z.coerce
+    .number({ error: "must be a whole number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(100, "must be at least 100 ms")
+    .max(60_000, "must be at most 60000 ms")
+    .default(10_000),
   // Single sign-on with any OpenID Connect provider (README, "Single sign-on"): all three or none.
   ROUTELENS_OIDC_ISSUER: z.url({ error: "must be the provider's issuer URL" }).optional(),
   ROUTELENS_OIDC_CLIENT_ID: z.string().min(1).optional(),

@@ -7,10 +7,12 @@
  */
 import { useState } from "react";
 import { Line } from "recharts";
+import { NO_ALERT_MARKERS, type PreparedAlertMarkers } from "@/lib/alerts/chart-markers";
 import { formatCompact, formatCount } from "@/lib/dashboard/format";
 import type { PreparedSeries, SeriesInfo, SeriesPoint } from "@/lib/dashboard/series";
 import type { Granularity } from "@/lib/dashboard/time-range";
 import type { SeriesMetric } from "@/lib/dashboard/types";
+import { alertMarkerElements } from "../alerts/alert-chart-markers";
 import { TimeSeriesChart, type TooltipContent, TooltipTable } from "../charts/time-series-chart";
 import { seriesColor } from "./series-colors";
 
@@ -77,6 +79,7 @@ function MetricChart({
   hidden,
   bucketMs,
   granularity,
+  alerts,
 }: {
   title: string;
   unit: string;
@@ -86,6 +89,7 @@ function MetricChart({
   hidden: ReadonlySet<string>;
   bucketMs: number;
   granularity: Granularity;
+  alerts: PreparedAlertMarkers;
 }) {
   const sum = series
     .filter((info) => !hidden.has(info.id))
@@ -98,6 +102,7 @@ function MetricChart({
       granularity={granularity}
       yTickFormatter={(value) => formatCompact(value)}
       allowDecimals={false}
+      marginTop={alerts.groups.length > 0 ? 18 : 8}
       tooltip={(content) => (
         <ChartTooltip
           {...content}
@@ -108,6 +113,7 @@ function MetricChart({
         />
       )}
     >
+      {alertMarkerElements(alerts)}
       {series.map((info) => (
         <Line
           key={info.id}
@@ -129,9 +135,12 @@ function MetricChart({
 export function OverviewCharts({
   prepared,
   splitLabel,
+  alerts = NO_ALERT_MARKERS,
 }: {
   prepared: PreparedSeries;
   splitLabel: string;
+  /** Firing spans and transitions of the alert rules matching the charts' filters. */
+  alerts?: PreparedAlertMarkers;
 }) {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>
@@ -181,6 +190,7 @@ export function OverviewCharts({
             hidden={hidden}
             bucketMs={prepared.bucketMs}
             granularity={prepared.granularity}
+            alerts={alerts}
           />
         ))}
       </div>

@@ -3,6 +3,8 @@
  * so the page streams them in parallel behind their own skeletons.
  */
 
+import { prepareAlertMarkers } from "@/lib/alerts/chart-markers";
+import { prepareRuleView } from "@/lib/alerts/rule-view";
 import { requireScope } from "@/lib/auth/access";
 import { prepareKpiTiles } from "@/lib/dashboard/kpis";
 import { prepareTimeSeries } from "@/lib/dashboard/series";
@@ -16,6 +18,8 @@ import {
   runsView,
   sortLinks,
 } from "@/lib/dashboard/url";
+import { listAlertMarkerEvents } from "@/lib/db/queries/alert-views";
+import { firingRules } from "@/lib/db/queries/alerts";
 import { sumMetricsByBucket, sumOverviewTotals } from "@/lib/db/queries/overview";
 import { rollupFilterOf } from "@/lib/db/queries/rollup";
 import { listBreakdownLines } from "@/lib/db/queries/table-lines";
@@ -24,6 +28,8 @@ import {
   EXPORT_ROW_LIMIT,
   type OverviewSearch,
 } from "@/lib/schemas/dashboard";
+import { AlertMarkerList } from "../alerts/alert-marker-list";
+import { FiringAlerts } from "../alerts/firing-alerts";
 import { DownloadLink } from "../ui/download-link";
 import { BreakdownTable } from "./breakdown-table";
 import { KpiTiles } from "./kpi-tiles";
@@ -57,9 +63,26 @@ export async function ChartsSection({
   now: Date;
 }) {
   const scope = await requireScope(search.tenant);
-  const rows = await sumMetricsByBucket(rollupFilterOf(search, scope), range, search.split);
+  const filter = rollupFilterOf(search, scope);
+  const [rows, transitions] = await Promise.all([
+    sumMetricsByBucket(filter, range, search.split),
+    listAlertMarkerEvents(filter, range),
+  ]);
   const prepared = prepareTimeSeries(rows, range, now);
-  return <OverviewCharts prepared={prepared} splitLabel={search.split} />;
+  const alerts = prepareAlertMarkers(transitions, range, now);
+  return (
+    <>
+      <OverviewCharts prepared={prepared} splitLabel={search.split} alerts={alerts} />
+      <AlertMarkerList alerts={alerts} />
+    </>
+  );
+}
+
+/** The firing alert rules of the viewer's tenants (all of them, whatever the filters). */
+export async function FiringAlertsSection({ now }: { now: Date }) {
+  const scope = await requireScope(undefined);
+  const rules = await firingRules(scope);
+  return <FiringAlerts rules={rules.map((rule) => prepareRuleView(rule, now))} />;
 }
 
 export async function BreakdownSection({

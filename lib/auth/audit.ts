@@ -24,6 +24,11 @@ export const AUDIT_ACTIONS = {
   "admin-changed": "changed admin rights",
   "user-deactivated": "deactivated a user",
   "user-reactivated": "reactivated a user",
+  "alert-rule-created": "created an alert rule",
+  "alert-rule-changed": "changed an alert rule",
+  "alert-rule-muted": "muted an alert rule",
+  "alert-rule-unmuted": "unmuted an alert rule",
+  "alert-rule-deleted": "deleted an alert rule",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

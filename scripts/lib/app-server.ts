@@ -56,6 +56,8 @@ export async function startAppServer({
       env: {
         // Sessions are signed with a secret `next start` requires; a throwaway one per server.
         ROUTELENS_AUTH_SECRET: randomBytes(32).toString("base64url"),
+        // Alerts run only in the servers of tests that ask for them (`env`).
+        ROUTELENS_ALERTS: "0",
         ...process.env,
         ...env,
         DATABASE_URL: databaseUrl,

@@ -3,6 +3,7 @@
  * handler under `app/` from disk, so a route added later without an entry below fails here
  * until its anonymous and out-of-scope answers are proven.
  */
+import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -19,6 +20,8 @@ const tenantA = `access-a-${stamp}`;
 const tenantB = `access-b-${stamp}`;
 const runA = `run-a-${stamp}`;
 const runB = `run-b-${stamp}`;
+const ruleA = randomUUID();
+const ruleB = randomUUID();
 
 /** Every page and route handler file under app/, as its path from app/. */
 function routeFiles(dir = "app", prefix = ""): string[] {
@@ -86,6 +89,18 @@ const ROUTES: Record<string, Route> = {
     url: "/settings/audit",
     otherTenant: `/settings/audit?tenant=${tenantB}`,
   },
+  "(dashboard)/alerts/page.tsx": {
+    url: "/alerts",
+    otherTenant: { none: "lists only the rules of the user's tenants" },
+  },
+  "(dashboard)/alerts/new/page.tsx": {
+    url: "/alerts/new",
+    otherTenant: { none: "offers only the tenants the user maintains; others get 404" },
+  },
+  "(dashboard)/alerts/[ruleId]/page.tsx": {
+    url: `/alerts/${ruleA}`,
+    otherTenant: `/alerts/${ruleB}`,
+  },
   "api/export/breakdown/route.ts": {
     url: "/api/export/breakdown",
     otherTenant: `/api/export/breakdown?tenant=${tenantB}`,
@@ -122,6 +137,20 @@ beforeAll(async () => {
     ]);
     expect(response.status).toBe(200);
   }
+  // An alert rule per tenant, named after the tenant's role so a leak would show it.
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  for (const [id, tenant] of [
+    [ruleA, tenantA],
+    [ruleB, tenantB],
+  ] as const) {
+    await db.query(
+      `INSERT INTO alert_rules (id, tenant_id, name, metric, window_minutes, comparison, threshold)
+       VALUES ($1, $2, $3, 'decisions', 15, 'lt', 1)`,
+      [id, tenant, `rule of role-${tenant}`],
+    );
+  }
+  await db.end();
   viewerA = await signedInUser(baseUrl, databaseUrl, { roles: { [tenantA]: "viewer" } });
   admin = await signedInUser(baseUrl, databaseUrl, { isAdmin: true });
 });

@@ -6,6 +6,7 @@ import { GettingStarted, NoTenantsYet } from "@/components/overview/getting-star
 import {
   BreakdownSection,
   ChartsSection,
+  FiringAlertsSection,
   KpiSection,
 } from "@/components/overview/overview-sections";
 import { DashboardFilters } from "@/components/ui/dashboard-filters";
@@ -86,6 +87,9 @@ export default async function OverviewPage({
         }
         actions={<LiveRefresh interval={search.live} />}
       />
+      <Suspense fallback={null}>
+        <FiringAlertsSection now={now} />
+      </Suspense>
       <DashboardFilters
         action="/"
         label="Overview filters"
