@@ -123,13 +123,15 @@ function refusalMessage(span: Mapped, error: unknown): string {
 }
 
 // Deadlock, serialisation failure, and a unique violation (an id a concurrent transaction
-// stored first, which the retry then sees).
+// stored first, or a derived event id stored before, which the retry then sees).
 const RETRYABLE = new Set(["40P01", "40001", "23505"]);
 
 async function writeWithRetry(tenant: string, spans: Mapped[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeTransaction(tenant, spans);
+      // The first attempt does not look up derived event ids already stored (see deriveEvents):
+      // the unique index refuses one, and the retry looks them up.
+      return await writeTransaction(tenant, spans, attempt > 1);
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code && RETRYABLE.has(code) && attempt < 4) continue;
@@ -139,7 +141,11 @@ async function writeWithRetry(tenant: string, spans: Mapped[]): Promise<void> {
   }
 }
 
-async function writeTransaction(tenant: string, spans: Mapped[]): Promise<void> {
+async function writeTransaction(
+  tenant: string,
+  spans: Mapped[],
+  lookUpStoredEvents: boolean,
+): Promise<void> {
   const client = await getPool().connect();
   try {
     await client.query("BEGIN");
@@ -152,7 +158,13 @@ async function writeTransaction(tenant: string, spans: Mapped[]): Promise<void> 
     if (freshCalls.length > 0) {
       await adoptToolRuns(client, tenant, freshCalls);
       const ranks = await rankRuns(client, tenant, freshCalls);
-      const { decisions, outcomes, joined } = await deriveEvents(client, tenant, freshCalls, ranks);
+      const { decisions, outcomes, joined } = await deriveEvents(
+        client,
+        tenant,
+        freshCalls,
+        ranks,
+        lookUpStoredEvents,
+      );
       await copyRows(
         client,
         `COPY decisions (${JOINED_DECISION_COLUMNS.join(", ")}) FROM STDIN`,
@@ -411,17 +423,22 @@ async function rankRuns(
 /**
  * The decisions (already joined to their outcome when the span recorded its output) and
  * outcomes of the new LLM-call spans, at their rank. An event id already stored (sent earlier
- * under a pruned span, or by a v1 sender) is left out: nothing is stored twice.
+ * under a pruned span, or by a v1 sender) is left out: nothing is stored twice. Such an id is
+ * rare (the span it is derived from is new), so it is looked up only when `lookUp` is set: on
+ * a first attempt the unique (tenant, event id) index refuses it, the transaction is rolled
+ * back, and the retry looks the stored ids up. The look-up costs about 1,000 index probes per
+ * export of 500 LLM calls.
  */
 async function deriveEvents(
   client: pg.PoolClient,
   tenant: string,
   calls: MappedLlmCall[],
   ranks: Map<string, number>,
+  lookUp: boolean,
 ): Promise<{ decisions: JoinedDecisionRow[]; outcomes: OutcomeRow[]; joined: JoinedDecision[] }> {
   const withDecision = calls.filter((c) => c.decision !== null);
   const stored = new Set<string>();
-  if (withDecision.length > 0) {
+  if (lookUp && withDecision.length > 0) {
     const { rows } = await client.query<{ event_id: string }>(
       `SELECT event_id FROM decisions WHERE tenant_id = $1 AND event_id = ANY($2::text[])
        UNION ALL
