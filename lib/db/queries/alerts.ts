@@ -312,30 +312,6 @@ export async function ruleHistory(
   return rows.map(toEventRow);
 }
 
-/**
- * Transitions in a period, oldest first: the overview's chart markers. Narrowed to a tenant
- * when the view is; rules over every tenant are included for admins.
- */
-export async function alertMarkers(
-  scope: TenantScope,
-  period: { from: Date; to: Date },
-  tenant?: string | undefined,
-): Promise<AlertEventRow[]> {
-  const rows = await getPrisma().alertEvent.findMany({
-    where: {
-      AND: [
-        ruleScope(scope),
-        tenant ? { OR: [{ tenantId: tenant }, { tenantId: null }] } : {},
-        { minute: { gte: period.from, lt: period.to } },
-      ],
-    },
-    include: { rule: { select: { name: true } } },
-    orderBy: { minute: "asc" },
-    take: 500,
-  });
-  return rows.map(toEventRow);
-}
-
 /** Rules firing now (the overview's list), longest-firing first. */
 export async function firingRules(
   scope: TenantScope,
