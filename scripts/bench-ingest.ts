@@ -13,7 +13,6 @@
  * --with-outcomes sends each decision's tool_call_outcome too, 250 events after it, so the
  * run also measures joining outcomes to decisions.
  */
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { finished } from "node:stream/promises";
 import pg from "pg";
@@ -23,7 +22,7 @@ import { DECISION_COLUMNS, decisionsCopyText } from "@/lib/ingest/copy";
 import { toDecisionRow } from "@/lib/ingest/events";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { ensureBuild, startAppServer } from "./lib/app-server";
-import { percentile, TIMED_RUN_STARTS } from "./lib/bench-args";
+import { percentile, runLoadProcess } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
@@ -80,38 +79,6 @@ async function insertFloor(pool: pg.Pool, events: ToolRoutingDecision[], concurr
   return (performance.now() - started) / 1000;
 }
 
-function runLoadProcess(
-  args: string[],
-  onTimedRun: () => void,
-): Promise<{
-  seconds: number;
-  latencies: number[];
-  failures: number;
-  requests: number;
-  events: number;
-}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      "npx",
-      ["--no-install", "tsx", "scripts/lib/bench-ingest-client.ts", ...args],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      const before = out;
-      out += chunk;
-      if (!before.includes(TIMED_RUN_STARTS) && out.includes(TIMED_RUN_STARTS)) onTimedRun();
-    });
-    child.on("exit", (code) =>
-      code === 0
-        ? resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"))
-        : reject(new Error(`load process exited ${code}`)),
-    );
-  });
-}
-
 async function main() {
   const { values } = parseCommandLine(
     {
@@ -156,7 +123,14 @@ async function main() {
     const isPostgres = (_: number, cmdline: string) =>
       cmdline.includes("bench-pg") || cmdline.startsWith("postgres: ");
     let cpuBefore = { server: 0, postgres: 0 };
-    const http = await runLoadProcess(
+    const http = await runLoadProcess<{
+      seconds: number;
+      latencies: number[];
+      failures: number;
+      requests: number;
+      events: number;
+    }>(
+      "bench-ingest-client",
       [
         app.baseUrl,
         warmupKey,

@@ -10,14 +10,13 @@
  *
  *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest]
  */
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
-import { percentile, TIMED_RUN_STARTS } from "./lib/bench-args";
+import { percentile, runLoadProcess } from "./lib/bench-args";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 import { seedApiKey } from "./lib/seed-key";
@@ -76,29 +75,6 @@ function postmasterOf(dataDir: string): number | null {
   return found;
 }
 
-function runLoadProcess(args: string[], onTimedRun: () => void): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      "npx",
-      ["--no-install", "tsx", "scripts/lib/bench-otlp-client.ts", ...args],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    let out = "";
-    child.stdout.on("data", (chunk) => {
-      const before = out;
-      out += chunk;
-      if (!before.includes(TIMED_RUN_STARTS) && out.includes(TIMED_RUN_STARTS)) onTimedRun();
-    });
-    child.on("exit", (code) =>
-      code === 0
-        ? resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"))
-        : reject(new Error(`load process exited ${code}`)),
-    );
-  });
-}
-
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(2))
@@ -149,7 +125,8 @@ async function main() {
     const isPostgres = ({ pid, ppid }: ProcessInfo) => pid === postmaster || ppid === postmaster;
     let cpuBefore = { server: 0, postgres: 0 };
     let loadAtStart = "";
-    const result = await runLoadProcess(
+    const result = await runLoadProcess<LoadResult>(
+      "bench-otlp-client",
       [
         app.baseUrl,
         warmupKey,

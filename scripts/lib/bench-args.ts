@@ -1,4 +1,5 @@
 /** Small helpers shared by the benchmark scripts. */
+import { spawn } from "node:child_process";
 
 /** The nearest-rank percentile `p` (0–100) of `values`. */
 export function percentile(values: number[], p: number): number {
@@ -11,3 +12,30 @@ export const TIMED_RUN_STARTS = "timed run starts";
 
 /** The hostile-load probe process prints this line once it is warm and ready to measure. */
 export const PROBE_READY = "probe ready";
+
+/**
+ * Runs a benchmark's load client (`scripts/lib/<client>.ts`) in a process of its own, calls
+ * `onTimedRun` when it prints `TIMED_RUN_STARTS`, and resolves with the JSON of its last line.
+ */
+export function runLoadProcess<Result>(
+  client: string,
+  args: string[],
+  onTimedRun: () => void,
+): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npx", ["--no-install", "tsx", `scripts/lib/${client}.ts`, ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      const before = out;
+      out += chunk;
+      if (!before.includes(TIMED_RUN_STARTS) && out.includes(TIMED_RUN_STARTS)) onTimedRun();
+    });
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"))
+        : reject(new Error(`load process exited ${code}`)),
+    );
+  });
+}
