@@ -22,7 +22,7 @@ import { DECISION_COLUMNS, decisionsCopyText } from "@/lib/ingest/copy";
 import { toDecisionRow } from "@/lib/ingest/events";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { ensureBuild, startAppServer } from "./lib/app-server";
-import { percentile, runLoadProcess } from "./lib/bench-args";
+import { percentile, runLoadProcess, type SendResult } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
@@ -123,13 +123,7 @@ async function main() {
     const isPostgres = (_: number, cmdline: string) =>
       cmdline.includes("bench-pg") || cmdline.startsWith("postgres: ");
     let cpuBefore = { server: 0, postgres: 0 };
-    const http = await runLoadProcess<{
-      seconds: number;
-      latencies: number[];
-      failures: number;
-      requests: number;
-      events: number;
-    }>(
+    const http = await runLoadProcess<SendResult & { events: number }>(
       "bench-ingest-client",
       [
         app.baseUrl,

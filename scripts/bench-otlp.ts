@@ -16,19 +16,12 @@ import path from "node:path";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
-import { percentile, runLoadProcess } from "./lib/bench-args";
+import { percentile, runLoadProcess, type SendResult } from "./lib/bench-args";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 import { seedApiKey } from "./lib/seed-key";
 
 const WARMUP_CALLS = 5_000;
-
-interface SendResult {
-  seconds: number;
-  latencies: number[];
-  failures: number;
-  requests: number;
-}
 
 interface LoadResult {
   otlp: SendResult;

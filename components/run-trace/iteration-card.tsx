@@ -49,8 +49,11 @@ function NotReported({ text = "not reported" }: { text?: string }) {
   return <span className="muted">{text}</span>;
 }
 
-/** Model, agent and time: all a call of an agent that routes nothing has. */
-function UnroutedMeta({ view }: { view: IterationView }) {
+/**
+ * Model, agent and time; for a routed call also forced choice, intent, dropped tokens and
+ * config version (a call of an agent that routes nothing has none of them).
+ */
+function IterationMeta({ view, routed }: { view: IterationView; routed: boolean }) {
   return (
     <dl className="meta-grid">
       <div>
@@ -61,6 +64,7 @@ function UnroutedMeta({ view }: { view: IterationView }) {
         <dt>Agent</dt>
         <dd>{view.agent ?? <NotReported />}</dd>
       </div>
+      {routed ? <RoutedMeta view={view} /> : null}
       <div>
         <dt>Time</dt>
         <dd>
@@ -71,18 +75,9 @@ function UnroutedMeta({ view }: { view: IterationView }) {
   );
 }
 
-/** Model, agent, forced choice, intent, dropped tokens, config version and time. */
-function IterationMeta({ view }: { view: IterationView }) {
+function RoutedMeta({ view }: { view: IterationView }) {
   return (
-    <dl className="meta-grid">
-      <div>
-        <dt>Model</dt>
-        <dd>{view.model ?? <NotReported />}</dd>
-      </div>
-      <div>
-        <dt>Agent</dt>
-        <dd>{view.agent ?? <NotReported />}</dd>
-      </div>
+    <>
       <div>
         <dt>Forced choice</dt>
         <dd>
@@ -105,13 +100,7 @@ function IterationMeta({ view }: { view: IterationView }) {
         <dt>Config version</dt>
         <dd className="mono">{view.configVersion || <NotReported text="none" />}</dd>
       </div>
-      <div>
-        <dt>Time</dt>
-        <dd>
-          <LocalTime iso={view.ts} />
-        </dd>
-      </div>
-    </dl>
+    </>
   );
 }
 
@@ -396,7 +385,7 @@ export function IterationCard({ view, open }: { view: IterationView; open: boole
         <details open={open}>
           <IterationSummary view={view} />
           <div className="iteration-body">
-            <UnroutedMeta view={view} />
+            <IterationMeta view={view} routed={false} />
             <WarningList warnings={view.warnings} />
             <UnroutedCallBody view={view} />
           </div>
@@ -409,7 +398,7 @@ export function IterationCard({ view, open }: { view: IterationView; open: boole
       <details open={open}>
         <IterationSummary view={view} />
         <div className="iteration-body">
-          <IterationMeta view={view} />
+          <IterationMeta view={view} routed />
           <WarningList warnings={view.warnings} />
           <div className="iteration-columns">
             <PaletteSize view={view} />

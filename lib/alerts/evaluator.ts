@@ -14,8 +14,9 @@
 import "server-only";
 import type pg from "pg";
 import { readMetric, windowEndingAt } from "@/lib/alerts/metrics";
+import { isMuted } from "@/lib/alerts/mute-presets";
 import { type AlertPayload, buildPayload } from "@/lib/alerts/payload";
-import { evaluateRule, isMuted, slotsToEvaluate } from "@/lib/alerts/transitions";
+import { evaluateRule, slotsToEvaluate } from "@/lib/alerts/transitions";
 import { ALL_TENANTS } from "@/lib/auth/scope";
 import { getPool } from "@/lib/db/client";
 import { readWindowSums } from "@/lib/db/queries/alerts";

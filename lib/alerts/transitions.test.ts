@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evaluateRule, isMuted, slotsToEvaluate } from "./transitions";
+import { isMuted } from "./mute-presets";
+import { evaluateRule, slotsToEvaluate } from "./transitions";
 
 const rule = { comparison: "gt", threshold: 5, minSample: 100 } as const;
 const ok = { state: "ok", notifiedState: "ok" } as const;

@@ -66,11 +66,6 @@ export function evaluateRule(
   return { state, transition, belowMinSample, notify, notifiedState };
 }
 
-/** Whether a rule muted until `mutedUntil` is muted at `at`. */
-export function isMuted(mutedUntil: Date | null, at: Date): boolean {
-  return mutedUntil !== null && mutedUntil.getTime() > at.getTime();
-}
-
 /**
  * The slots (minutes in production) an evaluation at `now` covers: every slot that has ended
  * since the last one evaluated, at most `maxCatchUp` of them (the most recent), oldest first.

@@ -11,8 +11,9 @@
  * then each event of a request that still fails, and only the events PostgreSQL refuses on their
  * own are reported (as refused).
  */
-import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
+import { DatabaseUnavailable } from "@/lib/db/unavailable";
 import { type StoreInput, type TransactionStatus, writeTransaction } from "./store-transaction";
+import { isRefusal, withWriteRetry } from "./write-retry";
 
 export type { StoreInput } from "./store-transaction";
 
@@ -136,39 +137,11 @@ async function writeEachAlone(items: StoreInput[], error: unknown): Promise<Stor
   return statuses;
 }
 
-/**
- * PostgreSQL refused the data itself: a data exception (22…, e.g. a value out of range), an
- * integrity constraint (23…), a program limit (54…, e.g. a row too large) or an error raised by
- * a trigger or function (P0…). Anything else is not the event's fault.
- */
-const REFUSAL_CLASSES = ["22", "23", "54", "P0"];
-
-function isRefusal(error: unknown): boolean {
-  if (!(error instanceof Error) || error instanceof DatabaseUnavailable) return false;
-  const code = (error as { code?: unknown }).code;
-  return (
-    typeof code === "string" && code.length === 5 && REFUSAL_CLASSES.includes(code.slice(0, 2))
-  );
-}
-
 function refusalReason(error: unknown): string {
   const { message, detail } = error as { message: string; detail?: string };
   return detail ? `${message} (${detail})` : message;
 }
 
-// Deadlock, serialisation failure, and a unique violation: an event id that a concurrent
-// transaction stored first, which the retry's duplicate check then sees.
-const RETRYABLE = new Set(["40P01", "40001", "23505"]);
-
-async function writeWithRetry(items: StoreInput[]): Promise<TransactionStatus[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await writeTransaction(items);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code && RETRYABLE.has(code) && attempt < 4) continue;
-      if (isUnavailable(error)) throw new DatabaseUnavailable((error as Error).message);
-      throw error;
-    }
-  }
+function writeWithRetry(items: StoreInput[]): Promise<TransactionStatus[]> {
+  return withWriteRetry(() => writeTransaction(items));
 }

@@ -19,7 +19,7 @@
  */
 import type pg from "pg";
 import { getPool } from "@/lib/db/client";
-import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
+import { isUnavailable } from "@/lib/db/unavailable";
 import {
   copyText,
   copyTextArray,
@@ -38,6 +38,7 @@ import {
 import { writeAggregatesAndCommit } from "@/lib/ingest/rollup-upserts";
 import { aggregateDeltas, type JoinedDecision, truncateUtc } from "@/lib/ingest/rollups";
 import { copyRows } from "@/lib/ingest/store-transaction";
+import { isRefusal, withWriteRetry } from "@/lib/ingest/write-retry";
 import { compareSpans } from "./join-tool-runs";
 import {
   decisionEventId,
@@ -107,38 +108,18 @@ async function writeRefusingAlone(tenant: string, spans: Mapped[]): Promise<stri
   return messages;
 }
 
-const REFUSAL_CLASSES = ["22", "23", "54", "P0"];
-
-function isRefusal(error: unknown): boolean {
-  if (!(error instanceof Error) || error instanceof DatabaseUnavailable) return false;
-  const code = (error as { code?: unknown }).code;
-  return (
-    typeof code === "string" && code.length === 5 && REFUSAL_CLASSES.includes(code.slice(0, 2))
-  );
-}
-
 function refusalMessage(span: Mapped, error: unknown): string {
   const { message } = error as { message: string };
   return `span ${span.spanId} (${span.name}): the database refused to store it (${message})`;
 }
 
-// Deadlock, serialisation failure, and a unique violation (an id a concurrent transaction
-// stored first, or a derived event id stored before, which the retry then sees).
-const RETRYABLE = new Set(["40P01", "40001", "23505"]);
-
-async function writeWithRetry(tenant: string, spans: Mapped[]): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      // The first attempt does not look up derived event ids already stored (see deriveEvents):
-      // the unique index refuses one, and the retry looks them up.
-      return await writeTransaction(tenant, spans, attempt > 1);
-    } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code && RETRYABLE.has(code) && attempt < 4) continue;
-      if (isUnavailable(error)) throw new DatabaseUnavailable((error as Error).message);
-      throw error;
-    }
-  }
+/**
+ * One export's spans in one transaction, retried on a conflict. The first attempt does not
+ * look up derived event ids already stored (see deriveEvents): the unique index refuses one,
+ * and the retry looks them up.
+ */
+function writeWithRetry(tenant: string, spans: Mapped[]): Promise<void> {
+  return withWriteRetry((attempt) => writeTransaction(tenant, spans, attempt > 1));
 }
 
 async function writeTransaction(

@@ -39,3 +39,52 @@ export function runLoadProcess<Result>(
     );
   });
 }
+
+/** What a load client measured while posting its request bodies. */
+export interface SendResult {
+  seconds: number;
+  latencies: number[];
+  failures: number;
+  requests: number;
+}
+
+/**
+ * Posts `bodies` to `url` with `concurrency` requests in flight, each read to its end, and
+ * times every request; an answer other than 200 counts as a failure (the first is printed).
+ */
+export async function postBodies(
+  url: string,
+  key: string,
+  bodies: readonly Uint8Array[],
+  contentType: string,
+  concurrency: number,
+): Promise<SendResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  async function worker() {
+    while (next < bodies.length) {
+      const body = bodies[next++] as Uint8Array<ArrayBuffer>;
+      const t0 = performance.now();
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": contentType },
+        body,
+      });
+      await response.arrayBuffer();
+      latencies.push(performance.now() - t0);
+      if (response.status !== 200) {
+        failures++;
+        if (failures === 1) console.error(`first failure: ${response.status}`);
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return {
+    seconds: (performance.now() - started) / 1000,
+    latencies,
+    failures,
+    requests: bodies.length,
+  };
+}

@@ -8,7 +8,7 @@
  * on warm connections and compiled code on both sides, and the request bodies are encoded
  * once, before the clock starts, so the client adds as little as it can to the latencies.
  */
-import { TIMED_RUN_STARTS } from "./bench-args";
+import { postBodies, TIMED_RUN_STARTS } from "./bench-args";
 import { benchDecisions, benchDecisionsWithOutcomes } from "./bench-events";
 
 async function main() {
@@ -42,39 +42,22 @@ async function main() {
   // on connections the server has not yet closed as idle.
   const warmup = bodiesOf(Number(warmupText), 7);
   const timed = bodiesOf(Number(countText), 42);
-  await send(String(baseUrl), String(warmupKey), warmup.bodies, concurrency);
+  await postBodies(
+    `${baseUrl}/api/ingest`,
+    String(warmupKey),
+    warmup.bodies,
+    "application/json",
+    concurrency,
+  );
   console.log(TIMED_RUN_STARTS);
-  const result = await send(String(baseUrl), String(key), timed.bodies, concurrency);
+  const result = await postBodies(
+    `${baseUrl}/api/ingest`,
+    String(key),
+    timed.bodies,
+    "application/json",
+    concurrency,
+  );
   console.log(JSON.stringify({ ...result, events: timed.events }));
-}
-
-async function send(
-  baseUrl: string,
-  key: string,
-  bodies: Uint8Array<ArrayBuffer>[],
-  concurrency: number,
-) {
-  const latencies: number[] = [];
-  let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  async function worker() {
-    while (next < bodies.length) {
-      const body = bodies[next++] as Uint8Array<ArrayBuffer>;
-      const t0 = performance.now();
-      const response = await fetch(`${baseUrl}/api/ingest`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
-        body,
-      });
-      await response.arrayBuffer();
-      latencies.push(performance.now() - t0);
-      if (response.status !== 200) failures++;
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  return { seconds, latencies, failures, requests: bodies.length };
 }
 
 main().catch((error: unknown) => {

@@ -5,52 +5,8 @@
  * key, then posts the timed exports with a fixed number in flight; last, when asked, posts the
  * same LLM calls as v1 events to `/api/ingest` for comparison. Prints one JSON line.
  */
-import { TIMED_RUN_STARTS } from "./bench-args";
+import { postBodies, TIMED_RUN_STARTS } from "./bench-args";
 import { benchExports } from "./bench-otlp-spans";
-
-interface SendResult {
-  seconds: number;
-  latencies: number[];
-  failures: number;
-  requests: number;
-}
-
-async function send(
-  url: string,
-  key: string,
-  bodies: readonly Uint8Array[],
-  contentType: string,
-  concurrency: number,
-): Promise<SendResult> {
-  const latencies: number[] = [];
-  let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  async function worker() {
-    while (next < bodies.length) {
-      const body = bodies[next++] as Uint8Array<ArrayBuffer>;
-      const t0 = performance.now();
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${key}`, "Content-Type": contentType },
-        body,
-      });
-      await response.arrayBuffer();
-      latencies.push(performance.now() - t0);
-      if (response.status !== 200) {
-        failures++;
-        if (failures === 1) console.error(`first failure: ${response.status}`);
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return {
-    seconds: (performance.now() - started) / 1000,
-    latencies,
-    failures,
-    requests: bodies.length,
-  };
-}
 
 async function main() {
   const [
@@ -75,9 +31,15 @@ async function main() {
       ? timed.v1Batches.map((batch) => encoder.encode(JSON.stringify({ batch })))
       : [];
   const otlpUrl = `${baseUrl}/api/otlp/v1/traces`;
-  await send(otlpUrl, String(warmupKey), warmup.bodies, "application/x-protobuf", concurrency);
+  await postBodies(
+    otlpUrl,
+    String(warmupKey),
+    warmup.bodies,
+    "application/x-protobuf",
+    concurrency,
+  );
   console.log(TIMED_RUN_STARTS);
-  const otlp = await send(
+  const otlp = await postBodies(
     otlpUrl,
     String(key),
     timed.bodies,
@@ -86,7 +48,7 @@ async function main() {
   );
   const ingest =
     v1Bodies.length > 0
-      ? await send(
+      ? await postBodies(
           `${baseUrl}/api/ingest`,
           String(ingestKey),
           v1Bodies,
