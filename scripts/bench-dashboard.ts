@@ -8,8 +8,11 @@
  * of each page, sequentially, after a warm-up. Prints p50 / p95 / max per page.
  *
  *   npm run bench:dashboard -- [--decisions 1000000] [--requests 30] [--fresh]
+ *                              [--pages tools,overview] [--port 3415]
  *
- * A data set loaded by an earlier run (same size, under 6 hours old) is reused unless --fresh.
+ * A data set loaded by an earlier run (same size, under 6 hours old) is reused unless --fresh;
+ * migrations added since are applied to it. `--pages` times only the pages whose name contains
+ * one of the comma-separated words; `--port` serves the app on that port instead of a free one.
  * Results are also written to bench-results/dashboard.json. Other pages join the benchmark by
  * adding an entry to `pagesFor` below.
  */
@@ -27,7 +30,7 @@ const DATA_DIR = ".data/bench-dashboard";
 const LOCK_FILE = ".data/bench-dashboard.lock";
 const DATABASE = "routelens_bench_dashboard";
 /** Bump when the generated data set changes shape, so old loads are not reused. */
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
 const TARGET_P95_MS = 300;
 const ITERATIONS_PER_RUN = 10;
 const LONG_RUN_ITERATIONS = 500;
@@ -220,26 +223,49 @@ const toolCounts = (list: string, column: string, extra = "") => `
               FROM decisions GROUP BY 1, 2, 3, 4, 5) g,
            unnest(g.tools) x(tool)`;
 
+/**
+ * Unused offers: per (tenant, role, mode, hour, tools in front of the model, called tools) of
+ * the decisions with an outcome, each tool in front that was not called.
+ */
+const UNUSED_OFFERS = `
+    SELECT g.tenant_id, g.role, g.mode, g.bucket, x.tool, 0, 0, 0, 0, 0, 0, g.n
+      FROM (SELECT tenant_id, role, mode, date_trunc('hour', ts) AS bucket,
+                   CASE WHEN mode = 'enforce' THEN selected ELSE offered END AS tools, called,
+                   count(*) AS n
+              FROM decisions WHERE has_outcome GROUP BY 1, 2, 3, 4, 5, 6) g,
+           unnest(g.tools) x(tool)
+     WHERE NOT x.tool = ANY(g.called)`;
+
 const INSERT_TOOL_ROLLUP = `
 INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
-  called, harmful_drops, dropped_tokens)
-SELECT tenant_id, role, mode, bucket, tool, sum(o), sum(s), sum(dr), sum(c), sum(h), sum(t)
+  called, harmful_drops, dropped_tokens, unused_offers)
+SELECT tenant_id, role, mode, bucket, tool, sum(o), sum(s), sum(dr), sum(c), sum(h), sum(t), sum(u)
   FROM (
-    ${toolCounts("offered", "g.n AS o, 0 AS s, 0 AS dr, 0 AS c, 0 AS h, 0::float8 AS t")}
+    ${toolCounts("offered", "g.n AS o, 0 AS s, 0 AS dr, 0 AS c, 0 AS h, 0::float8 AS t, 0 AS u")}
     UNION ALL
-    ${toolCounts("selected", "0, g.n, 0, 0, 0, 0")}
+    ${toolCounts("selected", "0, g.n, 0, 0, 0, 0, 0")}
     UNION ALL
     ${toolCounts(
       "dropped",
-      "0, 0, g.n, 0, 0, g.t",
+      "0, 0, g.n, 0, 0, g.t, 0",
       ", sum(dropped_tokens)::float8 / nullif(cardinality(dropped), 0) AS t",
     )}
     UNION ALL
-    ${toolCounts("called", "0, 0, 0, g.n, 0, 0")}
+    ${toolCounts("called", "0, 0, 0, g.n, 0, 0, 0")}
     UNION ALL
-    ${toolCounts("harmful_tools", "0, 0, 0, 0, g.n, 0")}
+    ${toolCounts("harmful_tools", "0, 0, 0, 0, g.n, 0, 0")}
+    UNION ALL
+    ${UNUSED_OFFERS}
   ) u
  GROUP BY 1, 2, 3, 4, 5`;
+
+const INSERT_TOOL_ROLLUP_DAY = `
+INSERT INTO tool_rollup_day (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
+  called, harmful_drops, dropped_tokens, unused_offers)
+SELECT tenant_id, role, mode, date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00'),
+       tool, sum(offered), sum(selected), sum(dropped), sum(called), sum(harmful_drops),
+       sum(dropped_tokens), sum(unused_offers)
+  FROM tool_rollup_hour GROUP BY 1, 2, 3, 4, 5`;
 
 interface LoadedSet {
   runs: number;
@@ -273,6 +299,7 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     await timed("filled rollup_minute", () => client.query(INSERT_ROLLUP_MINUTE));
     await timed("filled rollup_hour", () => client.query(INSERT_ROLLUP_HOUR));
     await timed("filled tool_rollup_hour", () => client.query(INSERT_TOOL_ROLLUP));
+    await timed("filled tool_rollup_day", () => client.query(INSERT_TOOL_ROLLUP_DAY));
     await timed("vacuum analyze", () => client.query("VACUUM ANALYZE"));
     await client.query(
       `CREATE TABLE bench_meta AS SELECT $1::int AS decisions, $2::int AS version, now() AS loaded_at`,
@@ -458,15 +485,26 @@ function takeLock(): () => void {
   return () => rmSync(LOCK_FILE, { force: true });
 }
 
+const USAGE =
+  "usage: npm run bench:dashboard -- [--decisions 1000000] [--requests 30] [--fresh] [--pages tools,overview] [--port 3415]";
+
 async function main() {
   const { values } = parseCommandLine(
     {
       decisions: { type: "string" },
       requests: { type: "string" },
       fresh: { type: "boolean" },
+      pages: { type: "string" },
+      port: { type: "string" },
     },
-    "usage: npm run bench:dashboard -- [--decisions 1000000] [--requests 30] [--fresh]",
+    USAGE,
   );
+  const port = values.port === undefined ? 0 : positiveWholeNumber("port", values.port, 0);
+  const pageWords =
+    values.pages
+      ?.split(",")
+      .map((word) => word.trim())
+      .filter(Boolean) ?? [];
   const decisions = positiveWholeNumber("decisions", values.decisions, 1_000_000);
   const requests = positiveWholeNumber("requests", values.requests, 30);
   const fresh = values.fresh === true;
@@ -492,6 +530,7 @@ async function main() {
       await timed("loaded the data set", () => loadDataSet(url, decisions));
     } else {
       log("reusing the data set of an earlier run (--fresh to reload)");
+      await migrate(url, { log });
     }
     const set = await describeDataSet(url);
     log(
@@ -500,11 +539,15 @@ async function main() {
         .join(", ")}`,
     );
 
-    app = await startAppServer({ databaseUrl: url, env: { ROUTELENS_DEMO: "0" } });
+    const pages = pagesFor(set).filter(
+      (page) => pageWords.length === 0 || pageWords.some((word) => page.name.includes(word)),
+    );
+    if (pages.length === 0) throw new Error(`--pages ${values.pages} names no page`);
+    app = await startAppServer({ databaseUrl: url, port, env: { ROUTELENS_DEMO: "0" } });
     log(`next start on ${app.baseUrl}; ${requests} timed requests per page after 3 warm-ups`);
     const cookie = await benchAdminCookie(url, app.baseUrl);
     const results: PageResult[] = [];
-    for (const page of pagesFor(set)) {
+    for (const page of pages) {
       const result = await measure(app.baseUrl, cookie, page, requests);
       log(`${page.name}: p50 ${result.p50.toFixed(0)} ms, p95 ${result.p95.toFixed(0)} ms`);
       results.push(result);

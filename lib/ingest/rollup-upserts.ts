@@ -1,6 +1,6 @@
 /**
  * The SQL that adds one transaction's rollup deltas (lib/ingest/rollups.ts) to `rollup_minute`,
- * `rollup_hour`, `tool_rollup_hour` and `runs`, and commits.
+ * `rollup_hour`, `tool_rollup_hour`, `tool_rollup_day` and `runs`, and commits.
  */
 import type pg from "pg";
 import type { Aggregates } from "./rollups";
@@ -49,9 +49,13 @@ function upsertRollupSql(
        ${ROLLUP_MEASURES.map((m) => `${m} = ${table}.${m} + EXCLUDED.${m}`).join(",\n       ")}`;
 }
 
-function upsertToolsSql(client: pg.PoolClient, rows: Aggregates["tools"]): string | null {
+function upsertToolsSql(
+  client: pg.PoolClient,
+  table: "tool_rollup_hour" | "tool_rollup_day",
+  rows: Aggregates["tools"],
+): string | null {
   if (rows.length === 0) return null;
-  return `INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
+  return `INSERT INTO ${table} (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
           called, harmful_drops, dropped_tokens, unused_offers)
        SELECT r.tenant_id, r.role, r.mode, r.bucket, r.tool, r.offered, r.selected, r.dropped,
           r.called, r.harmful_drops, r.dropped_tokens, r.unused_offers
@@ -60,13 +64,13 @@ function upsertToolsSql(client: pg.PoolClient, rows: Aggregates["tools"]): strin
           called bigint, harmful_drops bigint, dropped_tokens float8, unused_offers bigint)
         ORDER BY r.tenant_id, r.role, r.mode, r.bucket, r.tool
        ON CONFLICT (tenant_id, role, mode, bucket, tool) DO UPDATE SET
-         offered = tool_rollup_hour.offered + EXCLUDED.offered,
-         selected = tool_rollup_hour.selected + EXCLUDED.selected,
-         dropped = tool_rollup_hour.dropped + EXCLUDED.dropped,
-         called = tool_rollup_hour.called + EXCLUDED.called,
-         harmful_drops = tool_rollup_hour.harmful_drops + EXCLUDED.harmful_drops,
-         dropped_tokens = tool_rollup_hour.dropped_tokens + EXCLUDED.dropped_tokens,
-         unused_offers = tool_rollup_hour.unused_offers + EXCLUDED.unused_offers`;
+         offered = ${table}.offered + EXCLUDED.offered,
+         selected = ${table}.selected + EXCLUDED.selected,
+         dropped = ${table}.dropped + EXCLUDED.dropped,
+         called = ${table}.called + EXCLUDED.called,
+         harmful_drops = ${table}.harmful_drops + EXCLUDED.harmful_drops,
+         dropped_tokens = ${table}.dropped_tokens + EXCLUDED.dropped_tokens,
+         unused_offers = ${table}.unused_offers + EXCLUDED.unused_offers`;
 }
 
 function upsertRunsSql(client: pg.PoolClient, rows: Aggregates["runs"]): string | null {
@@ -109,7 +113,8 @@ export async function writeAggregatesAndCommit(
   const statements = [
     upsertRollupSql(client, "rollup_minute", aggregates.minute),
     upsertRollupSql(client, "rollup_hour", aggregates.hour),
-    upsertToolsSql(client, aggregates.tools),
+    upsertToolsSql(client, "tool_rollup_hour", aggregates.tools),
+    upsertToolsSql(client, "tool_rollup_day", aggregates.toolDays),
     upsertRunsSql(client, aggregates.runs),
     "COMMIT",
   ].filter((statement) => statement !== null);

@@ -144,3 +144,31 @@ describe("aggregateDeltas", () => {
     expect(unused("enforce")).toEqual({ a: 1 });
   });
 });
+
+describe("toolDays", () => {
+  it("sums the hourly per-tool rows per UTC day", () => {
+    const at = (timestamp: string, offered: string[], iteration: number) =>
+      row({ run_id: "days", iteration, timestamp, offered, selected: offered.slice(0, 1) });
+    const decisions = [
+      at("2026-03-01T00:10:00Z", ["x", "y"], 0),
+      at("2026-03-01T23:59:59.999Z", ["x"], 1),
+      at("2026-03-02T01:00:00+05:30", ["x", "z"], 2), // 2026-03-01T19:30Z
+      at("2026-03-02T00:00:00Z", ["x"], 3),
+    ];
+    const { tools, toolDays } = aggregateDeltas(decisions, []);
+    expect(tools.filter((t) => t.tool === "x")).toHaveLength(4);
+    const days = toolDays
+      .map((t) => [t.bucket, t.tool, t.offered, t.selected])
+      .sort((p, q) => String(p).localeCompare(String(q)));
+    expect(days).toEqual([
+      ["2026-03-01T00:00:00.000Z", "x", 3, 3],
+      ["2026-03-01T00:00:00.000Z", "y", 1, 0],
+      ["2026-03-01T00:00:00.000Z", "z", 1, 0],
+      ["2026-03-02T00:00:00.000Z", "x", 1, 1],
+    ]);
+    // Every measure of the hours adds up to the days'.
+    const total = (rows: typeof tools) =>
+      rows.reduce((sum, t) => sum + t.offered + t.selected + t.dropped + t.dropped_tokens, 0);
+    expect(total(toolDays)).toBe(total(tools));
+  });
+});

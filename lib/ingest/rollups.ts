@@ -1,7 +1,7 @@
 /**
  * The rollup deltas of one ingest transaction, computed in memory from the rows it inserted
  * and the decisions it joined to outcomes. Pure, so the arithmetic is unit-tested apart from
- * the database. Buckets are UTC minutes and hours.
+ * the database. Buckets are UTC minutes and hours, and UTC days for the per-tool totals.
  */
 import type { DecisionRow } from "./events";
 
@@ -80,12 +80,16 @@ export interface RunDelta {
 export interface Aggregates {
   minute: RollupDelta[];
   hour: RollupDelta[];
+  /** `tool_rollup_hour` rows. */
   tools: ToolDelta[];
+  /** `tool_rollup_day` rows: the same, summed per UTC day. */
+  toolDays: ToolDelta[];
   runs: RunDelta[];
 }
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 export function truncateUtc(ts: Date | string | number, unitMs: number): string {
   const ms = typeof ts === "number" ? ts : new Date(ts).getTime();
@@ -243,6 +247,29 @@ class ToolAccumulator {
   }
 }
 
+/** Hourly per-tool rows summed per (tenant, role, mode, UTC day, tool). */
+export function sumToolDeltasPerDay(hours: readonly ToolDelta[]): ToolDelta[] {
+  const days = new Map<string, ToolDelta>();
+  const dayOf = new Map<string, string>();
+  for (const hour of hours) {
+    const bucket = getOrCreate(dayOf, hour.bucket, () => truncateUtc(hour.bucket, DAY_MS));
+    const key = `${hour.tenant_id}\u0000${hour.role}\u0000${hour.mode}\u0000${bucket}\u0000${hour.tool}`;
+    const day = days.get(key);
+    if (day === undefined) {
+      days.set(key, { ...hour, bucket });
+      continue;
+    }
+    day.offered += hour.offered;
+    day.selected += hour.selected;
+    day.dropped += hour.dropped;
+    day.called += hour.called;
+    day.harmful_drops += hour.harmful_drops;
+    day.dropped_tokens += hour.dropped_tokens;
+    day.unused_offers += hour.unused_offers;
+  }
+  return [...days.values()];
+}
+
 /**
  * The tools the model saw: the selected ones in enforce, the whole offered palette in observe
  * (routing was only computed) and off (nothing was routed).
@@ -324,10 +351,12 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
     tools.addOutcome(j, hourBucket);
     runs.addOutcome(j);
   }
+  const toolHours = tools.values();
   return {
     minute: minute.values(),
     hour: hour.values(),
-    tools: tools.values(),
+    tools: toolHours,
+    toolDays: sumToolDeltasPerDay(toolHours),
     runs: runs.values(),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The context tax and mode-off reads against real PostgreSQL: per-tool and per-day sums of
- * `tool_rollup_hour` × `tool_sizes` equal what the raw rows give for every filter and tenant
+ * `tool_rollup_day` and `tool_rollup_hour` × `tool_sizes` equal what the raw rows give for every filter and tenant
  * scope; LLM calls without a tool list are counted per scope; an unrouted run's tool runs are
  * joined to its calls on the run trace; rollouts leave mode off out and count it.
  */
@@ -207,6 +207,18 @@ beforeAll(async () => {
       ],
     );
   }
+  // The day rollup holds the hours' sums per UTC day, as ingest keeps it: WINDOW reads its
+  // middle day from it and the hours either side from tool_rollup_hour.
+  await db.query(
+    `INSERT INTO tool_rollup_day (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
+       called, harmful_drops, dropped_tokens, unused_offers)
+     SELECT tenant_id, role, mode, date_trunc('day', bucket AT TIME ZONE 'UTC') AT TIME ZONE 'UTC',
+            tool, sum(offered), sum(selected), sum(dropped), sum(called), sum(harmful_drops),
+            sum(dropped_tokens), sum(unused_offers)
+       FROM tool_rollup_hour WHERE tenant_id = ANY($1::text[])
+      GROUP BY 1, 2, 3, 4, 5`,
+    [TENANTS],
+  );
   for (const [tenant, sizes] of Object.entries(SIZES)) {
     for (const [tool, tokens] of Object.entries(sizes)) {
       await db.query(

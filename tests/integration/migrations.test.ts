@@ -9,6 +9,7 @@ import { dropDatabase, ensureDatabase } from "@/scripts/lib/local-postgres";
 import { compareSchema, describeDatabase, describeSchema } from "../support/schema-drift";
 
 const migratedUrl = inject("databaseUrl");
+const TOOL_ROLLUP_DAY = "20261204010000_tool_rollup_day";
 const serverUrl = new URL(migratedUrl);
 
 function databaseUrl(name: string): string {
@@ -112,6 +113,72 @@ describe("migrator", () => {
     await client.end();
     expect(tables.rows[0].t).toBeNull();
     expect(recorded.rows[0].n).toBe(0);
+  });
+});
+
+describe("tool_rollup_day migration", () => {
+  it("fills the day rollup with the sums of the hourly rows already stored", async () => {
+    const url = await scratchDatabase("tool_day");
+    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
+    await cp("prisma/migrations", dir, { recursive: true });
+    const { rm } = await import("node:fs/promises");
+    await rm(path.join(dir, TOOL_ROLLUP_DAY), { recursive: true });
+    await migrate(url, { dir });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // Two UTC days, hours on either side of midnight, two tools, two modes.
+      const hours = [
+        "2026-11-01T00:00Z",
+        "2026-11-01T13:00Z",
+        "2026-11-01T23:00Z",
+        "2026-11-02T00:00Z",
+      ];
+      let n = 0;
+      for (const bucket of hours) {
+        for (const mode of ["observe", "off"]) {
+          for (const tool of ["search", "refund"]) {
+            n += 1;
+            await client.query(
+              `INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected,
+                 dropped, called, harmful_drops, dropped_tokens, unused_offers)
+               VALUES ('t', 'planner', $1, $2, $3, $4::bigint, $4::bigint - 1, 1, $4::bigint - 2,
+                       $4::bigint % 2, $4::bigint * 1.5, 2)`,
+              [mode, bucket, tool, n + 3],
+            );
+          }
+        }
+      }
+      await cp(path.join("prisma/migrations", TOOL_ROLLUP_DAY), path.join(dir, TOOL_ROLLUP_DAY), {
+        recursive: true,
+      });
+      await migrate(url, { dir });
+      const summed = `SELECT tenant_id, role, mode, tool,
+              date_trunc('day', bucket AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
+              sum(offered)::int AS offered, sum(selected)::int AS selected,
+              sum(dropped)::int AS dropped, sum(called)::int AS called,
+              sum(harmful_drops)::int AS harmful_drops, sum(dropped_tokens) AS dropped_tokens,
+              sum(unused_offers)::int AS unused_offers
+         FROM tool_rollup_hour GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
+      const days = await client.query(
+        `SELECT tenant_id, role, mode, tool, bucket, offered::int, selected::int, dropped::int,
+                called::int, harmful_drops::int, dropped_tokens, unused_offers::int
+           FROM tool_rollup_day ORDER BY 1, 2, 3, 4, 5`,
+      );
+      const expected = await client.query(summed);
+      expect(days.rows).toHaveLength(8);
+      expect(days.rows).toEqual(expected.rows);
+      expect(days.rows[0]).toMatchObject({
+        mode: "observe",
+        tool: "refund",
+        bucket: new Date("2026-11-01T00:00Z"),
+        // n = 2, 6, 10 on the first day: offered 5 + 9 + 13.
+        offered: 27,
+        unused_offers: 6,
+      });
+    } finally {
+      await client.end();
+    }
   });
 });
 

@@ -43,6 +43,7 @@ const hex = (text: string, length: number) =>
 
 const hourOf = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000);
 const minuteOf = (ms: number) => new Date(Math.floor(ms / 60_000) * 60_000);
+const dayOf = (ms: number) => new Date(Math.floor(ms / 86_400_000) * 86_400_000);
 
 /** Stores the run; returns its trace id. Rollups are added to, so runs may share buckets. */
 export async function insertUnroutedRun(db: pg.Pool | pg.Client, run: SeededRun): Promise<string> {
@@ -145,17 +146,22 @@ export async function insertUnroutedRun(db: pg.Pool | pg.Client, run: SeededRun)
       const offered = call.offered.includes(tool) ? 1 : 0;
       const wasCalled = called.includes(tool) ? 1 : 0;
       const unused = offered === 1 && call.called !== null && wasCalled === 0 ? 1 : 0;
-      await db.query(
-        `INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected,
-           dropped, called, harmful_drops, dropped_tokens, unused_offers)
-         VALUES ($1, $2, 'off', $3, $4, $5, $5, 0, $6, 0, 0, $7)
-         ON CONFLICT (tenant_id, role, mode, bucket, tool) DO UPDATE SET
-           offered = tool_rollup_hour.offered + EXCLUDED.offered,
-           selected = tool_rollup_hour.selected + EXCLUDED.selected,
-           called = tool_rollup_hour.called + EXCLUDED.called,
-           unused_offers = tool_rollup_hour.unused_offers + EXCLUDED.unused_offers`,
-        [run.tenant, run.role, hourOf(callMs), tool, offered, wasCalled, unused],
-      );
+      for (const [table, bucket] of [
+        ["tool_rollup_hour", hourOf(callMs)],
+        ["tool_rollup_day", dayOf(callMs)],
+      ] as const) {
+        await db.query(
+          `INSERT INTO ${table} (tenant_id, role, mode, bucket, tool, offered, selected,
+             dropped, called, harmful_drops, dropped_tokens, unused_offers)
+           VALUES ($1, $2, 'off', $3, $4, $5, $5, 0, $6, 0, 0, $7)
+           ON CONFLICT (tenant_id, role, mode, bucket, tool) DO UPDATE SET
+             offered = ${table}.offered + EXCLUDED.offered,
+             selected = ${table}.selected + EXCLUDED.selected,
+             called = ${table}.called + EXCLUDED.called,
+             unused_offers = ${table}.unused_offers + EXCLUDED.unused_offers`,
+          [run.tenant, run.role, bucket, tool, offered, wasCalled, unused],
+        );
+      }
     }
   }
   const lastMs = startMs + (run.calls.length - 1) * 1_000;

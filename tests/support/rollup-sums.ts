@@ -1,6 +1,6 @@
 /**
  * "Rollups equal raw sums": recomputes every integer measure of `rollup_minute`,
- * `rollup_hour`, `tool_rollup_hour` and `runs` for one tenant from its raw decisions, and
+ * `rollup_hour`, `tool_rollup_hour`, `tool_rollup_day` and `runs` for one tenant from its raw decisions, and
  * lists each row where the stored aggregate and the recomputation differ (empty when they
  * agree). The float measures (sums of squares, per-tool token shares) are left out: they are
  * sums of doubles, whose last digits depend on the order of addition.
@@ -40,8 +40,8 @@ const STORED = (table: string) =>
   `SELECT role, mode, config_version, bucket AT TIME ZONE 'UTC' AS bucket, ${STORED_ROLLUP_MEASURES}
      FROM ${table} WHERE tenant_id = $1`;
 
-const TOOLS_RAW = `
-  SELECT role, mode, date_trunc('hour', ts AT TIME ZONE 'UTC') AS bucket, tool,
+const toolsRaw = (unit: "hour" | "day") => `
+  SELECT role, mode, date_trunc('${unit}', ts AT TIME ZONE 'UTC') AS bucket, tool,
          sum(offered)::bigint AS offered, sum(selected)::bigint AS selected,
          sum(dropped)::bigint AS dropped, sum(called)::bigint AS called,
          sum(harmful)::bigint AS harmful_drops, sum(unused)::bigint AS unused_offers
@@ -71,10 +71,10 @@ const TOOLS_RAW = `
     ) per_tool
    GROUP BY 1, 2, 3, 4`;
 
-const TOOLS_STORED = `
+const toolsStored = (table: "tool_rollup_hour" | "tool_rollup_day") => `
   SELECT role, mode, bucket AT TIME ZONE 'UTC' AS bucket, tool, offered, selected, dropped, called,
          harmful_drops, unused_offers
-    FROM tool_rollup_hour WHERE tenant_id = $1`;
+    FROM ${table} WHERE tenant_id = $1`;
 
 const RUNS_RAW = `
   SELECT run_id, min(ts) AS first_seen, max(ts) AS last_seen, count(*)::bigint AS decisions,
@@ -129,7 +129,20 @@ export async function rollupDifferences(
       STORED("rollup_hour"),
       tenant,
     )),
-    ...(await differences(db, "tool_rollup_hour", TOOLS_RAW, TOOLS_STORED, tenant)),
+    ...(await differences(
+      db,
+      "tool_rollup_hour",
+      toolsRaw("hour"),
+      toolsStored("tool_rollup_hour"),
+      tenant,
+    )),
+    ...(await differences(
+      db,
+      "tool_rollup_day",
+      toolsRaw("day"),
+      toolsStored("tool_rollup_day"),
+      tenant,
+    )),
     ...(await differences(db, "runs", RUNS_RAW, RUNS_STORED, tenant)),
   ];
 }

@@ -1,9 +1,10 @@
 /**
  * The context tax (SPEC §8): what offering each tool costs in tokens, and how much of that went
- * to calls where the model did not call it. Read from `tool_rollup_hour` (offers, calls and
- * `unused_offers` per tool and hour) and `tool_sizes` (each tool's estimated definition size per
- * tenant), bounded by whole hours like every per-tool read; LLM calls without a tool list come
- * from `otel_call_rollup_hour`.
+ * to calls where the model did not call it. Read from the per-tool rollups (offers, calls and
+ * `unused_offers` per tool, by UTC day in `tool_rollup_day` and by hour in `tool_rollup_hour`,
+ * see `toolRollupSource`) and `tool_sizes` (each tool's estimated definition size per tenant),
+ * bounded by whole hours like every per-tool read; LLM calls without a tool list come from
+ * `otel_call_rollup_hour`.
  *
  * Tokens per offer are estimated per (tenant, tool): the definition's size when a definition
  * was seen, otherwise the dropped-token estimate recorded per drop in the window (`dropped_tokens`
@@ -13,7 +14,7 @@ import "server-only";
 import type { Period } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
 import type { ContextTaxDayRow, ContextTaxTenantToolRow } from "@/lib/tools/types";
-import { type RollupFilter, rollupConditions, toHourWindow } from "./rollup";
+import { type RollupFilter, rollupConditions, toHourWindow, toolRollupSource } from "./rollup";
 import { SqlParams, whereClause } from "./sql";
 
 /** Most (day, tenant, role) lines of the daily totals. */
@@ -35,7 +36,7 @@ export async function sumContextTaxByTenantTool(
   period: Period,
 ): Promise<ContextTaxTenantToolRow[]> {
   const params = new SqlParams();
-  const where = rollupConditions(params, filter, toHourWindow(period));
+  const source = toolRollupSource(params, filter, period);
   const { rows } = await getPool().query<ContextTaxTenantToolRow>(
     `SELECT g.tenant_id AS "tenant", g.tool AS "tool", g.offers AS "offers", g.calls AS "calls",
             g.unused AS "unusedOffers", s.tokens AS "definitionTokens",
@@ -43,7 +44,7 @@ export async function sumContextTaxByTenantTool(
        FROM (SELECT tenant_id, tool, sum(${OFFERS}) AS offers, sum(called) AS calls,
                     sum(unused_offers) AS unused, sum(dropped) AS dropped,
                     sum(dropped_tokens) AS dropped_tokens
-               FROM tool_rollup_hour ${whereClause(where)}
+               FROM ${source} AS t
               GROUP BY tenant_id, tool) g
        LEFT JOIN tool_sizes s ON s.tenant_id = g.tenant_id AND s.tool = g.tool
       ORDER BY g.tenant_id, g.tool
@@ -64,7 +65,7 @@ export async function sumContextTaxByDay(
   estimates: readonly Pick<ContextTaxTenantToolRow, "tenant" | "tool" | "tokens">[],
 ): Promise<ContextTaxDayRow[]> {
   const params = new SqlParams();
-  const where = rollupConditions(params, filter, toHourWindow(period), "r.");
+  const source = toolRollupSource(params, filter, period);
   const tenants = params.add(estimates.map((estimate) => estimate.tenant));
   const tools = params.add(estimates.map((estimate) => estimate.tool));
   const tokens = params.add(estimates.map((estimate) => estimate.tokens));
@@ -75,11 +76,10 @@ export async function sumContextTaxByDay(
             sum(${offers}) AS "offers", sum(r.unused_offers) AS "unusedOffers",
             coalesce(sum(${offers} * e.tokens), 0) AS "offeredTokens",
             coalesce(sum(r.unused_offers * e.tokens), 0) AS "unusedTokens"
-       FROM tool_rollup_hour r
+       FROM ${source} AS r
        LEFT JOIN unnest(${tenants}::text[], ${tools}::text[], ${tokens}::float8[])
               AS e(tenant_id, tool, tokens)
          ON e.tenant_id = r.tenant_id AND e.tool = r.tool
-      ${whereClause(where)}
       GROUP BY 1, 2, 3
       ORDER BY 1 DESC, 2, 3
       LIMIT ${params.add(MAX_DAY_LINES)}`,

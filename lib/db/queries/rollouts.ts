@@ -162,6 +162,7 @@ export function sumHarmfulDropsByTool(
     having: "sum(harmful_drops) > 0",
     orderBy: "2 DESC, 1",
     limit,
+    hourly: true,
   });
 }
 

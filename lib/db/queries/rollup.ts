@@ -5,9 +5,9 @@
  * added here reaches every view the same way.
  *
  * Tables (README, "Storage design"): `rollup_minute` and `rollup_hour` per (tenant, role, mode,
- * config version, bucket), `tool_rollup_hour` per tool and hour. Every read is bounded by a
- * bucket range, so it uses the table's bucket index, or its primary key's (tenant_id, role)
- * prefix when a tenant is chosen.
+ * config version, bucket), `tool_rollup_hour` and `tool_rollup_day` per tool and hour or UTC
+ * day. Every read is bounded by a bucket range, so it uses the table's bucket index, or its
+ * primary key's (tenant_id, role) prefix when a tenant is chosen.
  */
 import "server-only";
 import type { TenantScope } from "@/lib/auth/scope";
@@ -91,4 +91,43 @@ export function rollupFilterOf(
   scope: TenantScope,
 ): RollupFilter {
   return { scope, tenant: search.tenant, role: search.role, mode: search.mode };
+}
+
+/** The columns `tool_rollup_hour` and `tool_rollup_day` share, in the order both declare them. */
+const TOOL_ROLLUP_COLUMNS = `tenant_id, role, mode, bucket, tool, offered, selected, dropped,
+       called, harmful_drops, dropped_tokens, unused_offers`;
+
+/**
+ * The per-tool rollup rows of a window widened to whole hours (`toHourWindow`), as a subquery
+ * to read `FROM (…) AS alias`: `tool_rollup_day` rows for the whole UTC days inside it and
+ * `tool_rollup_hour` rows for the hours before the first and after the last of those days, so
+ * a 30-day window sums about 30 rows per (tenant, role, mode, tool) instead of 720. Both tables
+ * are kept in the same transaction at ingest and hold the same sums, so the two read alike;
+ * the filter's conditions apply to every branch. `hourly` reads `tool_rollup_hour` alone, for
+ * reads that need each row's hour.
+ */
+export function toolRollupSource(
+  params: SqlParams,
+  filter: RollupFilter,
+  period: Period,
+  { hourly = false }: { hourly?: boolean } = {},
+): string {
+  const hours = toHourWindow(period);
+  const fromMs = hours.from.getTime();
+  const toMs = hours.to.getTime();
+  const firstDay = ceilToBucket(fromMs, "day");
+  const endOfDays = floorToBucket(toMs, "day");
+  const conditions = filterConditions(params, filter);
+  const branch = (table: "tool_rollup_hour" | "tool_rollup_day", from: number, to: number) =>
+    `SELECT ${TOOL_ROLLUP_COLUMNS} FROM ${table}
+      WHERE ${[
+        `bucket >= ${params.add(new Date(from))}`,
+        `bucket < ${params.add(new Date(to))}`,
+        ...conditions,
+      ].join(" AND ")}`;
+  if (hourly || firstDay >= endOfDays) return `(${branch("tool_rollup_hour", fromMs, toMs)})`;
+  const branches = [branch("tool_rollup_day", firstDay, endOfDays)];
+  if (fromMs < firstDay) branches.push(branch("tool_rollup_hour", fromMs, firstDay));
+  if (endOfDays < toMs) branches.push(branch("tool_rollup_hour", endOfDays, toMs));
+  return `(${branches.join("\n     UNION ALL\n     ")})`;
 }

@@ -1,32 +1,40 @@
 /**
- * Tools reads: per-tool totals from `tool_rollup_hour` only, bounded by a bucket range. The
- * rollup resolves time to UTC hours, so a window is widened to whole hours (`toHourWindow`).
+ * Tools reads: per-tool totals from `tool_rollup_day` and `tool_rollup_hour` only, bounded by a
+ * bucket range. The rollups resolve time to UTC hours, so a window is widened to whole hours
+ * (`toHourWindow`); its whole days are read from the day rollup (`toolRollupSource`).
  */
 import "server-only";
 import type { QueryResultRow } from "pg";
 import type { Period } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
 import type { ToolUsageRow } from "@/lib/tools/types";
-import { type RollupFilter, rollupConditions, toHourWindow } from "./rollup";
+import { type RollupFilter, rollupConditions, toHourWindow, toolRollupSource } from "./rollup";
 import { SqlParams, whereClause } from "./sql";
 
 /** Most tools a table lists (agents rarely offer more than a few hundred). */
 const MAX_TOOLS = 2_000;
 
 /**
- * Per-tool sums over `tool_rollup_hour` for a filter and the hours of a window: the shape every
- * per-tool read takes (`sums` are the selected aggregates, `having` an optional condition on them).
+ * Per-tool sums over the per-tool rollups for a filter and the hours of a window: the shape
+ * every per-tool read takes (`sums` are the selected aggregates over the columns of
+ * `tool_rollup_hour`, `having` an optional condition on them).
  */
 export async function sumPerTool<Row extends QueryResultRow>(
   filter: RollupFilter,
   period: Period,
-  query: { sums: string; having?: string; orderBy: string; limit: number },
+  query: {
+    sums: string;
+    having?: string;
+    orderBy: string;
+    limit: number;
+    /** Sum hourly rows only, when `bucket` must be an hour (see `toolRollupSource`). */
+    hourly?: boolean;
+  },
 ): Promise<Row[]> {
   const params = new SqlParams();
-  const where = rollupConditions(params, filter, toHourWindow(period));
   const { rows } = await getPool().query<Row>(
     `SELECT tool AS "tool", ${query.sums}
-       FROM tool_rollup_hour ${whereClause(where)}
+       FROM ${toolRollupSource(params, filter, period, { hourly: query.hourly })} AS t
       GROUP BY tool
       ${query.having ? `HAVING ${query.having}` : ""}
       ORDER BY ${query.orderBy}
