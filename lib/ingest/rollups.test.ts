@@ -172,3 +172,62 @@ describe("toolDays", () => {
     expect(total(toolDays)).toBe(total(tools));
   });
 });
+
+describe("aggregateDeltas with palettes shared by many decisions", () => {
+  it("counts the same as with every decision's palettes its own arrays", () => {
+    const palette = ["a", "b", "c", "a"];
+    const narrow = ["a"];
+    const events = [
+      { mode: "observe" as const, offered: palette, selected: palette, called: ["a"] },
+      { mode: "observe" as const, offered: palette, selected: palette, called: [] },
+      { mode: "enforce" as const, offered: palette, selected: narrow, called: ["a", "c", "a"] },
+      { mode: "enforce" as const, offered: palette, selected: narrow, called: [] },
+      { mode: "observe" as const, offered: palette, selected: palette, called: ["z"] },
+    ];
+    const build = (copy: boolean) => {
+      const decisions = events.map((e, i) =>
+        row({
+          run_id: "r1",
+          iteration: i,
+          timestamp: `2026-03-01T10:0${i}:00Z`,
+          mode: e.mode,
+          offered: copy ? [...e.offered] : e.offered,
+          selected: copy ? [...e.selected] : e.selected,
+          dropped_tokens: e.mode === "enforce" ? 9 : 0,
+        }),
+      );
+      const joined: JoinedDecision[] = decisions.map((d, i) => ({
+        ...d,
+        called: events[i]?.called ?? [],
+        harmful_tools: [],
+      }));
+      return aggregateDeltas(decisions, joined);
+    };
+    const byTool = (rows: ReturnType<typeof aggregateDeltas>["tools"]) =>
+      [...rows].sort((x, y) => `${x.mode}${x.tool}`.localeCompare(`${y.mode}${y.tool}`));
+    const shared = build(false);
+    const own = build(true);
+    expect(byTool(shared.tools)).toEqual(byTool(own.tools));
+    expect(byTool(shared.toolDays)).toEqual(byTool(own.toolDays));
+    // Worked by hand: observe offered a, b, c three times (duplicates count once), called a once
+    // and z (never offered) once; enforce put only a in front and called it in one of two.
+    expect(
+      byTool(shared.tools).map((t) => [
+        t.mode,
+        t.tool,
+        t.offered,
+        t.selected,
+        t.called,
+        t.unused_offers,
+      ]),
+    ).toEqual([
+      ["enforce", "a", 2, 2, 1, 1],
+      ["enforce", "b", 2, 0, 0, 0],
+      ["enforce", "c", 2, 0, 1, 0],
+      ["observe", "a", 3, 3, 1, 2],
+      ["observe", "b", 3, 3, 0, 3],
+      ["observe", "c", 3, 3, 0, 3],
+      ["observe", "z", 0, 0, 1, 0],
+    ]);
+  });
+});

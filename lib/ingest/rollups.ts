@@ -189,61 +189,116 @@ class RollupAccumulator {
 }
 
 /**
+ * One palette (a tool-name array) within a tool group: its tools' rows, and how many decisions
+ * offered it, selected it and had it in front of the model at an outcome, added to each of its
+ * tools' rows once at the end.
+ */
+interface PaletteCounts {
+  rows: ToolDelta[];
+  names: ReadonlySet<string>;
+  offered: number;
+  selected: number;
+  inFront: number;
+}
+
+/** One (tenant, role, mode, hour) group's per-tool rows and palettes. */
+interface ToolGroup {
+  rows: Map<string, ToolDelta>;
+  /** The group's row of a tool, created on first use. */
+  tool: (name: string) => ToolDelta;
+  palettes: Map<readonly string[], PaletteCounts>;
+}
+
+/**
  * `tool_rollup_hour` rows: per (tenant, role, mode, hour), the tools of that group, so the hot
- * per-tool lookup is keyed by the bare tool name.
+ * per-tool lookup is keyed by the bare tool name. A palette array is often shared by many
+ * decisions (an unrouted agent sends the same tool list on every LLM call, and its decisions
+ * share the array read from it), so the offered, selected and in-front counts are kept per
+ * palette array, by reference, and spread over its tools once in `values()`.
  */
 class ToolAccumulator {
-  private readonly groups = new Map<string, Map<string, ToolDelta>>();
+  private readonly groups = new Map<string, ToolGroup>();
 
-  /** The per-tool rows of one decision's group, created on first use. */
-  private toolsOf(key: Omit<RollupKeyed, "config_version">, bucket: string) {
-    const group = getOrCreate(
+  /** The per-tool rows and palettes of one decision's group, created on first use. */
+  private groupOf(key: Omit<RollupKeyed, "config_version">, bucket: string): ToolGroup {
+    return getOrCreate(
       this.groups,
       `${key.tenant_id}\u0000${key.role}\u0000${key.mode}\u0000${bucket}`,
-      () => new Map<string, ToolDelta>(),
+      () => {
+        const rows = new Map<string, ToolDelta>();
+        const tool = (name: string): ToolDelta =>
+          getOrCreate(rows, name, () => ({
+            tenant_id: key.tenant_id,
+            role: key.role,
+            mode: key.mode,
+            bucket,
+            tool: name,
+            offered: 0,
+            selected: 0,
+            dropped: 0,
+            called: 0,
+            harmful_drops: 0,
+            dropped_tokens: 0,
+            unused_offers: 0,
+          }));
+        return { tool, rows, palettes: new Map<readonly string[], PaletteCounts>() };
+      },
     );
-    return (tool: string): ToolDelta =>
-      getOrCreate(group, tool, () => ({
-        tenant_id: key.tenant_id,
-        role: key.role,
-        mode: key.mode,
-        bucket,
-        tool,
+  }
+
+  /** A palette's counts in a group; its tools' rows are created when it is first seen. */
+  private palette(group: ToolGroup, names: readonly string[]): PaletteCounts {
+    return getOrCreate(group.palettes, names, () => {
+      const distinct = new Set(names);
+      return {
+        rows: [...distinct].map(group.tool),
+        names: distinct,
         offered: 0,
         selected: 0,
-        dropped: 0,
-        called: 0,
-        harmful_drops: 0,
-        dropped_tokens: 0,
-        unused_offers: 0,
-      }));
+        inFront: 0,
+      };
+    });
   }
 
   addDecision(d: DecisionRow, hour: string): void {
-    const tool = this.toolsOf(d, hour);
-    for (const name of new Set(d.offered)) tool(name).offered += 1;
-    for (const name of new Set(d.selected)) tool(name).selected += 1;
+    const group = this.groupOf(d, hour);
+    this.palette(group, d.offered).offered += 1;
+    this.palette(group, d.selected).selected += 1;
     // The decision's dropped-token estimate, shared evenly among the tools it dropped.
     const share = d.dropped.length > 0 ? d.dropped_tokens / d.dropped.length : 0;
     for (const name of d.dropped) {
-      const delta = tool(name);
+      const delta = group.tool(name);
       delta.dropped += 1;
       delta.dropped_tokens += share;
     }
   }
 
   addOutcome(j: JoinedDecision, hour: string): void {
-    const tool = this.toolsOf(j, hour);
+    const group = this.groupOf(j, hour);
+    const front = this.palette(group, toolsInFront(j));
+    // Every tool in front is an unused offer (added in values()) unless it was called.
+    front.inFront += 1;
     const called = new Set(j.called);
-    for (const name of called) tool(name).called += 1;
-    for (const name of j.harmful_tools) tool(name).harmful_drops += 1;
-    for (const name of new Set(toolsInFront(j))) {
-      if (!called.has(name)) tool(name).unused_offers += 1;
+    for (const name of called) {
+      const delta = group.tool(name);
+      delta.called += 1;
+      if (front.names.has(name)) delta.unused_offers -= 1;
     }
+    for (const name of j.harmful_tools) group.tool(name).harmful_drops += 1;
   }
 
   values(): ToolDelta[] {
-    return [...this.groups.values()].flatMap((group) => [...group.values()]);
+    return [...this.groups.values()].flatMap((group) => {
+      for (const palette of group.palettes.values()) {
+        for (const row of palette.rows) {
+          row.offered += palette.offered;
+          row.selected += palette.selected;
+          row.unused_offers += palette.inFront;
+        }
+      }
+      group.palettes.clear();
+      return [...group.rows.values()];
+    });
   }
 }
 

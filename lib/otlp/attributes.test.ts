@@ -2,12 +2,14 @@ import { describe, expect, it } from "vitest";
 import {
   AttributeProblem,
   classifySpan,
+  DefinitionMemo,
   decodeArguments,
   estimateToolTokens,
   readOfferedTools,
   readOutputCalls,
   readRoutedAttributes,
   readToolRun,
+  type ToolDefinition,
 } from "./attributes";
 
 const tool = (name: string, schemaKey: "parameters" | "inputSchema") => ({
@@ -87,7 +89,11 @@ describe("readOfferedTools", () => {
     const first = readOfferedTools({ "gen_ai.tool.definitions": text });
     const again = readOfferedTools({ "gen_ai.tool.definitions": text });
     expect(again).toEqual(first);
-    expect(again?.tools).not.toBe(first?.tools); // each caller gets its own list
+    // Every caller shares the list read from one text: frozen, so none can change it.
+    expect(again?.tools).toBe(first?.tools);
+    expect(Object.isFrozen(first?.tools)).toBe(true);
+    const tools = (first?.tools ?? []) as ToolDefinition[];
+    expect(() => tools.push({ ...tools[0] } as ToolDefinition)).toThrow(TypeError);
     const element = JSON.stringify(tool("c", "inputSchema"));
     expect(
       readOfferedTools({ "ai.prompt.tools": [element, element] })?.tools.map((t) => t.name),
@@ -97,6 +103,28 @@ describe("readOfferedTools", () => {
         "gen_ai.tool.definitions",
       );
     }
+  });
+
+  it("shares one list per array of JSON texts, told apart by each text, not by their concatenation", () => {
+    const [a, b] = [
+      JSON.stringify(tool("a", "parameters")),
+      JSON.stringify(tool("b", "parameters")),
+    ];
+    const first = readOfferedTools({ "ai.prompt.tools": [a, b] });
+    expect(readOfferedTools({ "ai.prompt.tools": [a, b] })?.tools).toBe(first?.tools);
+    expect(first?.tools.map((t) => t.name)).toEqual(["a", "b"]);
+    expect(readOfferedTools({ "ai.prompt.tools": [b, a] })?.tools.map((t) => t.name)).toEqual([
+      "b",
+      "a",
+    ]);
+    // Texts whose concatenations are equal are different lists; a bad one is refused every time.
+    const split = [`[${a}`, `,${b}]`];
+    for (let i = 0; i < 2; i++) {
+      expect(problemOf(() => readOfferedTools({ "ai.prompt.tools": split })).attribute).toBe(
+        "ai.prompt.tools",
+      );
+    }
+    expect(readOfferedTools({ "gen_ai.tool.definitions": split.join("") })?.tools).toHaveLength(2);
   });
 
   it("answers undefined when the span records no tool list, an empty list when it records one", () => {
@@ -299,5 +327,29 @@ describe("readRoutedAttributes", () => {
     expect(problemOf(() => readRoutedAttributes({ "routelens.dropped_tokens": 1.5 })).message).toBe(
       "attribute routelens.dropped_tokens: must be an integer",
     );
+  });
+});
+
+describe("DefinitionMemo", () => {
+  it("answers what reading answers, reads each kept text once, and keeps at most its bound", () => {
+    const memo = new DefinitionMemo<string>(1_600);
+    let reads = 0;
+    const read = (text: string) => () => {
+      reads += 1;
+      return text.toUpperCase();
+    };
+    expect(memo.get("a".repeat(100), read("a".repeat(100)))).toBe("A".repeat(100));
+    expect(memo.get("a".repeat(100), read("a".repeat(100)))).toBe("A".repeat(100));
+    expect(reads).toBe(1);
+    // A text over a sixteenth of the bound is answered, never kept.
+    expect(memo.get("b".repeat(101), read("b".repeat(101)))).toBe("B".repeat(101));
+    expect(memo.size).toEqual({ texts: 1, chars: 100 });
+    // Distinct texts without end (a hostile sender): never more characters than the bound.
+    for (let i = 0; i < 1_000; i++) {
+      const text = `${i}`.padStart(90, "x");
+      expect(memo.get(text, read(text))).toBe(text.toUpperCase());
+      expect(memo.size.chars).toBeLessThanOrEqual(1_600);
+    }
+    expect(memo.size.texts).toBeLessThanOrEqual(1_600 / 90);
   });
 });

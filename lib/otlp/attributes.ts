@@ -97,7 +97,11 @@ export interface ToolCallRecord {
 /** The tools offered, and where they were read from (for messages). */
 export interface OfferedTools {
   attribute: string;
-  tools: ToolDefinition[];
+  /**
+   * Frozen. Read from the same text (or the same array of texts), it is the same array, so
+   * what is derived from a tool list can be kept per list (`mapping.ts`).
+   */
+  tools: readonly ToolDefinition[];
 }
 
 /** The calls the model made, and where they were read from. */
@@ -171,7 +175,7 @@ function toToolDefinition(definition: JsonObject): ToolDefinition | null {
  * Bounded by the characters of the texts it keeps (cleared when full); what it answers is
  * shared, so it is frozen.
  */
-class DefinitionMemo<T> {
+export class DefinitionMemo<T> {
   private readonly entries = new Map<string, T>();
   private chars = 0;
 
@@ -191,11 +195,26 @@ class DefinitionMemo<T> {
     }
     return value;
   }
+
+  /** Texts kept, and their characters (for tests of the bound). */
+  get size(): { texts: number; chars: number } {
+    return { texts: this.entries.size, chars: this.chars };
+  }
 }
 
 const MEMO_CHARS = 8 * 1024 * 1024;
+/** Lists given as one JSON text, by the text. */
 const listMemo = new DefinitionMemo<readonly ToolDefinition[]>(MEMO_CHARS);
+/** Lists given as an array of JSON texts, by `arrayKey` of the texts. */
+const arrayListMemo = new DefinitionMemo<readonly ToolDefinition[]>(MEMO_CHARS);
 const elementMemo = new DefinitionMemo<ToolDefinition | null>(MEMO_CHARS);
+
+/** One text for an array of texts: each prefixed with its length, so no two arrays share one. */
+function arrayKey(items: readonly string[]): string {
+  let key = "";
+  for (const item of items) key += `${item.length}:${item}`;
+  return key;
+}
 
 function freeze(tool: ToolDefinition | null): ToolDefinition | null {
   return tool === null ? null : Object.freeze(tool);
@@ -238,23 +257,30 @@ function plain(value: AttributeValue): unknown {
  * A tool list attribute: ONE JSON string holding an array (GenAI), an OTel string array with
  * one JSON tool per element (AI SDK), or an array of objects (a kvlist-valued attribute).
  */
-function readToolList(attrs: Attributes, attribute: string): ToolDefinition[] | undefined {
+function readToolList(attrs: Attributes, attribute: string): readonly ToolDefinition[] | undefined {
   const value = attrs[attribute];
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") {
-    const tools = listMemo.get(value, () => {
+    return listMemo.get(value, () => {
       const parsed = parseJson(value, attribute, "must be a JSON array of tool definitions");
       if (!Array.isArray(parsed)) {
         throw new AttributeProblem(attribute, "must be a JSON array of tool definitions");
       }
       return Object.freeze(definitionsFrom(parsed, attribute));
     });
-    return [...tools];
   }
   if (Array.isArray(value)) {
-    return definitionsFrom(
-      value.map((item) => (typeof item === "string" ? item : plain(item))),
-      attribute,
+    if (value.every((item) => typeof item === "string")) {
+      const texts = value as string[];
+      return arrayListMemo.get(arrayKey(texts), () =>
+        Object.freeze(definitionsFrom(texts, attribute)),
+      );
+    }
+    return Object.freeze(
+      definitionsFrom(
+        value.map((item) => (typeof item === "string" ? item : plain(item))),
+        attribute,
+      ),
     );
   }
   throw new AttributeProblem(
@@ -282,7 +308,7 @@ function readOpenInferenceTools(attrs: Attributes): OfferedTools | undefined {
     const tool = toToolDefinition(parsed);
     if (tool) tools.push(tool);
   }
-  return { attribute: "llm.tools.<i>.tool.json_schema", tools };
+  return { attribute: "llm.tools.<i>.tool.json_schema", tools: Object.freeze(tools) };
 }
 
 /**

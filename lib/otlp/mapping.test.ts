@@ -10,7 +10,14 @@ import {
   spanId,
   traceId,
 } from "@/tests/support/otel-spans";
-import { type MappedLlmCall, type MappedToolRun, mapSpan, type SpanMapping } from "./mapping";
+import { readOfferedTools } from "./attributes";
+import {
+  type MappedLlmCall,
+  type MappedToolRun,
+  mapSpan,
+  paletteOf,
+  type SpanMapping,
+} from "./mapping";
 
 const T = traceId("mapping");
 const START = Date.UTC(2026, 10, 1, 12, 0, 0);
@@ -301,5 +308,69 @@ describe("mapSpan: refusals name the span, the attribute and the rule", () => {
     expect(refusal(mapSpan(genAiCall({ ...base, traceId: "XYZ", tools: ["a"] })))).toContain(
       "traceId: must be 32 lowercase hex digits",
     );
+  });
+});
+
+describe("mapSpan: what is derived from a tool list is derived once per list", () => {
+  const definitions = (tools: { name: string; description?: string }[]) =>
+    JSON.stringify(tools.map((t) => ({ type: "function", parameters: { type: "object" }, ...t })));
+  const call = (n: number, attributes: Record<string, string | string[]>) =>
+    span({
+      traceId: T,
+      spanId: spanId(40 + n),
+      startMs: START + n,
+      name: "chat gpt-test",
+      attributes: { "gen_ai.operation.name": "chat", ...attributes },
+    });
+
+  it("gives every span of one list the same result as a list read anew", () => {
+    // "a" twice: both names offered, the last definition's size kept (as without the memo).
+    const text = definitions([
+      { name: "a" },
+      { name: "b" },
+      { name: "a", description: "a longer description of a" },
+    ]);
+    const first = llmCall(mapSpan(call(1, { "gen_ai.tool.definitions": text })));
+    const second = llmCall(mapSpan(call(2, { "gen_ai.tool.definitions": text })));
+    const sizeOf = (definition: object) => Math.ceil(JSON.stringify(definition).length / 4);
+    const parsed = JSON.parse(text) as object[];
+    const expected = [
+      { tool: "a", tokens: sizeOf(parsed[2] as object) },
+      { tool: "b", tokens: sizeOf(parsed[1] as object) },
+    ];
+    for (const mapped of [first, second]) {
+      expect(mapped.toolSizes).toEqual(expected);
+      expect(mapped.decision?.event.offered).toEqual(["a", "b", "a"]);
+      expect(mapped.decision?.event.selected).toEqual(["a", "b", "a"]);
+    }
+    // Shared, and frozen so no span's rows can change another's.
+    expect(second.toolSizes).toBe(first.toolSizes);
+    expect(second.decision?.event.offered).toBe(first.decision?.event.offered);
+    expect(Object.isFrozen(first.decision?.event.offered)).toBe(true);
+    // The same list read afresh (a copy is never memoised) derives an equal palette.
+    const tools = readOfferedTools({ "gen_ai.tool.definitions": text })?.tools ?? [];
+    const fresh = paletteOf([...tools]);
+    expect(fresh).toEqual(paletteOf(tools));
+    expect(fresh).not.toBe(paletteOf(tools));
+  });
+
+  it("refuses a list with an unstorable tool name on every span, naming the span's attribute", () => {
+    const routed = {
+      "routelens.mode": "enforce",
+      "routelens.offered": ["a"],
+      "routelens.selected": ["a"],
+    };
+    const text = definitions([{ name: "a" }, { name: "x".repeat(201) }]);
+    for (let n = 0; n < 2; n++) {
+      expect(refusal(mapSpan(call(n, { ...routed, "gen_ai.tool.definitions": text })))).toContain(
+        "gen_ai.tool.definitions: at most 200 characters",
+      );
+    }
+    const elements = [JSON.stringify({ name: "a" }), JSON.stringify({ name: "b\u0000" })];
+    for (let n = 0; n < 2; n++) {
+      expect(refusal(mapSpan(call(n, { ...routed, "ai.prompt.tools": elements })))).toContain(
+        "ai.prompt.tools: must be valid Unicode text without NUL characters",
+      );
+    }
   });
 });

@@ -34,6 +34,7 @@ import {
   readSessionId,
   readString,
   readToolRun,
+  type ToolDefinition,
 } from "./attributes";
 import type { OtlpSpan } from "./types";
 
@@ -62,8 +63,8 @@ export interface MappedLlmCall extends MappedSpanBase {
   role: string;
   /** Ids of the tool calls in the output (for joining tool runs); empty when none recorded. */
   callIds: string[];
-  /** Estimated tokens per offered tool's definition (SPEC §8 "Tool size"). */
-  toolSizes: { tool: string; tokens: number }[];
+  /** Estimated tokens per offered tool's definition (SPEC §8 "Tool size"); shared, frozen. */
+  toolSizes: readonly { tool: string; tokens: number }[];
   /** Null when the span records no tool list (counted in `otel_call_rollup_hour` instead). */
   decision: DerivedDecision | null;
   /** Null when there is no decision or the span records no output (calls unknown). */
@@ -113,6 +114,47 @@ function cut(text: string, max: number): string {
 }
 
 class SpanRefusal extends Error {}
+
+/**
+ * What the mapping derives from one tool list, the same for every span that offers it: the
+ * names in order (the derived decision's offered and selected tools), each distinct tool's size
+ * estimate (the last definition of a name wins), and whether a name breaks the tool-name
+ * label rule. Frozen: every span offering the list shares it, and so do the rows and rollups
+ * built from those spans.
+ */
+export interface OfferedPalette {
+  names: readonly string[];
+  toolSizes: readonly { tool: string; tokens: number }[];
+  /** Why a tool name cannot be stored as a label (the first such name); null when all can. */
+  nameProblem: "length" | "text" | null;
+}
+
+/**
+ * Palettes by their tool list. A list read from a text is the tool-list memo's own array
+ * (`attributes.ts`), so a palette lives exactly as long as the memo keeps its list: the memo
+ * bounds this map's memory. A list read anew for one span is forgotten with it.
+ */
+const palettes = new WeakMap<readonly ToolDefinition[], OfferedPalette>();
+
+/** The palette of a tool list, derived once per list. */
+export function paletteOf(tools: readonly ToolDefinition[]): OfferedPalette {
+  const known = palettes.get(tools);
+  if (known !== undefined) return known;
+  const sizes = new Map<string, number>();
+  for (const tool of tools) sizes.set(tool.name, tool.tokens);
+  let nameProblem: OfferedPalette["nameProblem"] = null;
+  for (const name of sizes.keys()) {
+    nameProblem = labelProblem(name, LIMITS.toolName);
+    if (nameProblem !== null) break;
+  }
+  const palette: OfferedPalette = Object.freeze({
+    names: Object.freeze(tools.map((tool) => tool.name)),
+    toolSizes: Object.freeze([...sizes].map(([tool, tokens]) => Object.freeze({ tool, tokens }))),
+    nameProblem,
+  });
+  palettes.set(tools, palette);
+  return palette;
+}
 
 /** Maps one span; never throws for any input. */
 export function mapSpan(span: OtlpSpan): SpanMapping {
@@ -216,9 +258,9 @@ function mapLlmCall(span: OtlpSpan, base: MappedSpanBase): MappedLlmCall {
       );
     }
   }
-  const sizes = new Map<string, number>();
-  for (const tool of offered?.tools ?? []) sizes.set(tool.name, tool.tokens);
-  const toolsSeen = offered?.tools.map((tool) => tool.name);
+  const palette = offered === undefined ? undefined : paletteOf(offered.tools);
+  // Shared by every span offering this list; nothing downstream writes to it.
+  const toolsSeen = palette?.names as string[] | undefined;
   const isRouted = routed.mode !== undefined;
 
   let decision: DerivedDecision | null = null;
@@ -293,7 +335,9 @@ function mapLlmCall(span: OtlpSpan, base: MappedSpanBase): MappedLlmCall {
     checkLabel(runId, LIMITS.runId, runSource);
     checkLabel(role, LIMITS.label, roleSource);
   }
-  for (const tool of sizes.keys()) checkLabel(tool, LIMITS.toolName, offered?.attribute ?? "");
+  if (palette?.nameProblem) {
+    refuseLabel(palette.nameProblem, LIMITS.toolName, offered?.attribute ?? "");
+  }
 
   return {
     ...base,
@@ -301,17 +345,26 @@ function mapLlmCall(span: OtlpSpan, base: MappedSpanBase): MappedLlmCall {
     runId,
     role,
     callIds,
-    toolSizes: [...sizes].map(([tool, tokens]) => ({ tool, tokens })),
+    toolSizes: palette?.toolSizes ?? [],
     decision,
     outcome,
   };
 }
 
+function labelProblem(value: string, max: number): OfferedPalette["nameProblem"] {
+  if (value.length > max) return "length";
+  if (hasUnstorableText(value, new Set(), false)) return "text";
+  return null;
+}
+
+function refuseLabel(problem: "length" | "text", max: number, source: string): never {
+  if (problem === "length") throw new SpanRefusal(`${source}: at most ${max} characters`);
+  throw new SpanRefusal(`${source}: must be valid Unicode text without NUL characters`);
+}
+
 function checkLabel(value: string, max: number, source: string): void {
-  if (value.length > max) throw new SpanRefusal(`${source}: at most ${max} characters`);
-  if (hasUnstorableText(value, new Set(), false)) {
-    throw new SpanRefusal(`${source}: must be valid Unicode text without NUL characters`);
-  }
+  const problem = labelProblem(value, max);
+  if (problem !== null) refuseLabel(problem, max, source);
 }
 
 function mapToolRun(span: OtlpSpan, base: MappedSpanBase): MappedToolRun {

@@ -1,0 +1,123 @@
+/**
+ * `npx tsx scripts/bench-otlp-map.ts [--exports 20] [--rounds 5] [--baseline <dir>]` — the
+ * server's CPU per LLM-call span between decoding and the database, in this process (no
+ * server, no database): the exports of `npm run bench:otlp` (500 LLM-call spans with 20 tool
+ * definitions each plus their tool spans), decoded before the clock starts, then per export
+ * the mapping (`mapSpan` of every span), the decision and outcome rows (`toDecisionRow`,
+ * `toOutcomeRow`) and the rollup deltas (`aggregateDeltas`), as `lib/otlp/store.ts` computes
+ * them. With `--baseline`, a directory holding other versions of `mapping.ts` and
+ * `rollups.ts` (for example copied from an earlier commit, with their imports) is timed on the
+ * same exports, round by round alternating with the current code. Prints µs per LLM-call span
+ * (the median round) of each; nothing is asserted.
+ */
+import { loadavg } from "node:os";
+import path from "node:path";
+import { toDecisionRow, toOutcomeRow } from "@/lib/ingest/events";
+import type { JoinedDecision } from "@/lib/ingest/rollups";
+import { decodeTraceExport } from "@/lib/otlp/decode";
+import type { OtlpSpan } from "@/lib/otlp/types";
+import { benchExports } from "./lib/bench-otlp-spans";
+import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
+
+const PER_EXPORT = 500;
+const TENANT = "bench-map";
+
+interface Modules {
+  label: string;
+  mapSpan: typeof import("@/lib/otlp/mapping").mapSpan;
+  aggregateDeltas: typeof import("@/lib/ingest/rollups").aggregateDeltas;
+}
+
+/** One export as the store handles it; answers [mapping ms, rows and rollups ms]. */
+function handle(modules: Modules, spans: OtlpSpan[]): [number, number] {
+  const t0 = performance.now();
+  const mapped = spans.map(modules.mapSpan);
+  const t1 = performance.now();
+  const decisions = [];
+  const joined: JoinedDecision[] = [];
+  let iteration = 0;
+  for (const result of mapped) {
+    if (result.kind !== "llm_call" || result.decision === null) continue;
+    iteration += 1;
+    const row = {
+      ...toDecisionRow(TENANT, { ...result.decision.event, iteration }),
+      mode: result.decision.mode,
+    };
+    decisions.push(row);
+    if (result.outcome === null) continue;
+    const outcome = toOutcomeRow(TENANT, { ...result.outcome, iteration });
+    joined.push({ ...row, called: outcome.called, harmful_tools: [] });
+  }
+  modules.aggregateDeltas(decisions, joined);
+  return [t1 - t0, performance.now() - t1];
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+async function main() {
+  const { values } = parseCommandLine(
+    { exports: { type: "string" }, rounds: { type: "string" }, baseline: { type: "string" } },
+    "usage: npx tsx scripts/bench-otlp-map.ts [--exports 20] [--rounds 5] [--baseline <dir>]",
+  );
+  const exportCount = positiveWholeNumber("exports", values.exports, 20);
+  const rounds = positiveWholeNumber("rounds", values.rounds, 5);
+  const variants: Modules[] = [
+    {
+      label: "current",
+      mapSpan: (await import("@/lib/otlp/mapping")).mapSpan,
+      aggregateDeltas: (await import("@/lib/ingest/rollups")).aggregateDeltas,
+    },
+  ];
+  if (values.baseline) {
+    const dir = path.resolve(values.baseline);
+    variants.push({
+      label: values.baseline,
+      mapSpan: (await import(path.join(dir, "mapping.ts"))).mapSpan,
+      aggregateDeltas: (await import(path.join(dir, "rollups.ts"))).aggregateDeltas,
+    });
+  }
+  const built = benchExports(
+    exportCount * PER_EXPORT,
+    PER_EXPORT,
+    7,
+    new Date(Date.now() - 3_600_000),
+    "bench-map",
+  );
+  const exports = built.bodies.map((body) => decodeTraceExport(body, "protobuf"));
+  const calls = exportCount * PER_EXPORT;
+  const loadAtStart = loadavg()[0]?.toFixed(2);
+  const results = new Map(
+    variants.map((v) => [v.label, { map: [] as number[], rest: [] as number[] }]),
+  );
+  // A warm-up round, then the timed ones, alternating which variant goes first.
+  for (let round = 0; round <= rounds; round++) {
+    const order = round % 2 === 0 ? variants : [...variants].reverse();
+    for (const variant of order) {
+      let map = 0;
+      let rest = 0;
+      for (const spans of exports) {
+        const [m, r] = handle(variant, spans);
+        map += m;
+        rest += r;
+      }
+      if (round === 0) continue;
+      results.get(variant.label)?.map.push((map * 1000) / calls);
+      results.get(variant.label)?.rest.push((rest * 1000) / calls);
+    }
+  }
+  console.log(
+    `\nper LLM-call span, ${exportCount} exports of ${PER_EXPORT}, median of ${rounds} rounds (load ${loadAtStart} at start, ${loadavg()[0]?.toFixed(2)} after)`,
+  );
+  for (const [label, { map, rest }] of results) {
+    console.log(
+      `  ${label.padEnd(28)} mapping ${median(map).toFixed(1)} µs, rows and rollups ${median(rest).toFixed(1)} µs, together ${(median(map) + median(rest)).toFixed(1)} µs`,
+    );
+  }
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(1);
+  });
