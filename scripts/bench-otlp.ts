@@ -8,7 +8,7 @@
  * CPU seconds of server and PostgreSQL, the load average, and — unless `--no-ingest` — the
  * same LLM calls sent as v1 events (decision + outcome) to `/api/ingest` in the same run.
  *
- *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest]
+ *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>]
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -78,10 +78,11 @@ async function main() {
     {
       calls: { type: "string" },
       "per-export": { type: "string" },
+      port: { type: "string" },
       concurrency: { type: "string" },
       "no-ingest": { type: "boolean" },
     },
-    "usage: npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest]",
+    "usage: npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>]",
   );
   const calls = positiveWholeNumber("calls", values.calls, 50_000);
   const perExport = positiveWholeNumber("per-export", values["per-export"], 500);
@@ -100,7 +101,9 @@ async function main() {
   const warmupKey = await seedApiKey(server.urlFor(database), "bench-warmup");
   const ingestKey = await seedApiKey(server.urlFor(database), "bench-ingest");
 
-  const app = await startAppServer({ databaseUrl: server.urlFor(database) });
+  // The server's port: a free one unless given.
+  const port = positiveWholeNumber("port", values.port, 0);
+  const app = await startAppServer({ databaseUrl: server.urlFor(database), port });
   const start = new Date(Date.now() - 3_600_000).toISOString();
   const loadBefore = load();
   try {
