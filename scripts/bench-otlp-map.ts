@@ -5,10 +5,10 @@
  * definitions each plus their tool spans), decoded before the clock starts, then per export
  * the mapping (`mapSpan` of every span), the decision and outcome rows (`toDecisionRow`,
  * `toOutcomeRow`) and the rollup deltas (`aggregateDeltas`), as `lib/otlp/store.ts` computes
- * them. With `--baseline`, a directory holding other versions of `mapping.ts` and
+ * them, in CPU time of this process (so a busy machine slows it less than it slows wall time). With `--baseline`, a directory holding other versions of `mapping.ts` and
  * `rollups.ts` (for example copied from an earlier commit, with their imports) is timed on the
  * same exports, round by round alternating with the current code. Prints µs per LLM-call span
- * (the median round) of each; nothing is asserted.
+ * of CPU (the median round) of each; nothing is asserted.
  */
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -28,11 +28,17 @@ interface Modules {
   aggregateDeltas: typeof import("@/lib/ingest/rollups").aggregateDeltas;
 }
 
-/** One export as the store handles it; answers [mapping ms, rows and rollups ms]. */
+/** CPU time of this process so far, in µs (user + system: waiting for a busy CPU not counted). */
+const cpu = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+/** One export as the store handles it; answers [mapping µs, rows and rollups µs] of CPU. */
 function handle(modules: Modules, spans: OtlpSpan[]): [number, number] {
-  const t0 = performance.now();
+  const t0 = cpu();
   const mapped = spans.map(modules.mapSpan);
-  const t1 = performance.now();
+  const t1 = cpu();
   const decisions = [];
   const joined: JoinedDecision[] = [];
   let iteration = 0;
@@ -49,7 +55,7 @@ function handle(modules: Modules, spans: OtlpSpan[]): [number, number] {
     joined.push({ ...row, called: outcome.called, harmful_tools: [] });
   }
   modules.aggregateDeltas(decisions, joined);
-  return [t1 - t0, performance.now() - t1];
+  return [t1 - t0, cpu() - t1];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
@@ -101,8 +107,8 @@ async function main() {
         rest += r;
       }
       if (round === 0) continue;
-      results.get(variant.label)?.map.push((map * 1000) / calls);
-      results.get(variant.label)?.rest.push((rest * 1000) / calls);
+      results.get(variant.label)?.map.push(map / calls);
+      results.get(variant.label)?.rest.push(rest / calls);
     }
   }
   console.log(

@@ -202,12 +202,14 @@ export class DefinitionMemo<T> {
   }
 }
 
+/** Texts kept in all, 16 Mi characters: half for JSON-text lists, a quarter for each of the others. */
 const MEMO_CHARS = 8 * 1024 * 1024;
 /** Lists given as one JSON text, by the text. */
 const listMemo = new DefinitionMemo<readonly ToolDefinition[]>(MEMO_CHARS);
 /** Lists given as an array of JSON texts, by `arrayKey` of the texts. */
-const arrayListMemo = new DefinitionMemo<readonly ToolDefinition[]>(MEMO_CHARS);
-const elementMemo = new DefinitionMemo<ToolDefinition | null>(MEMO_CHARS);
+const arrayListMemo = new DefinitionMemo<readonly ToolDefinition[]>(MEMO_CHARS / 2);
+/** The elements of such arrays, by their text (lists that share some tools). */
+const elementMemo = new DefinitionMemo<ToolDefinition | null>(MEMO_CHARS / 2);
 
 /** One text for an array of texts: each prefixed with its length, so no two arrays share one. */
 function arrayKey(items: readonly string[]): string {
