@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = {
   "alert-rule-muted": "muted an alert rule",
   "alert-rule-unmuted": "unmuted an alert rule",
   "alert-rule-deleted": "deleted an alert rule",
+  "backtest-started": "started a backtest",
+  "backtest-cancelled": "cancelled a backtest",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
