@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/runs", label: "Runs" },
   { href: "/rollouts", label: "Rollouts" },
   { href: "/tools", label: "Tools" },
+  { href: "/backtests", label: "Backtests" },
   { href: "/alerts", label: "Alerts" },
   { href: "/settings", label: "Settings" },
 ] as const;

@@ -22,6 +22,8 @@ const runA = `run-a-${stamp}`;
 const runB = `run-b-${stamp}`;
 const ruleA = randomUUID();
 const ruleB = randomUUID();
+const backtestA = randomUUID();
+const backtestB = randomUUID();
 
 /** Every page and route handler file under app/, as its path from app/. */
 function routeFiles(dir = "app", prefix = ""): string[] {
@@ -101,6 +103,14 @@ const ROUTES: Record<string, Route> = {
     url: `/alerts/${ruleA}`,
     otherTenant: `/alerts/${ruleB}`,
   },
+  "(dashboard)/backtests/(list)/page.tsx": {
+    url: "/backtests",
+    otherTenant: `/backtests?tenant=${tenantB}`,
+  },
+  "(dashboard)/backtests/[backtestId]/page.tsx": {
+    url: `/backtests/${backtestA}`,
+    otherTenant: `/backtests/${backtestB}`,
+  },
   "api/export/breakdown/route.ts": {
     url: "/api/export/breakdown",
     otherTenant: `/api/export/breakdown?tenant=${tenantB}`,
@@ -148,6 +158,18 @@ beforeAll(async () => {
       `INSERT INTO alert_rules (id, tenant_id, name, metric, window_minutes, comparison, threshold)
        VALUES ($1, $2, $3, 'decisions', 15, 'lt', 1)`,
       [id, tenant, `rule of role-${tenant}`],
+    );
+  }
+  // A finished backtest per tenant, its role named after the tenant so a leak would show it.
+  for (const [id, tenant] of [
+    [backtestA, tenantA],
+    [backtestB, tenantB],
+  ] as const) {
+    await db.query(
+      `INSERT INTO backtests (id, tenant_id, roles, window_from, window_to, candidate,
+                              candidate_version, threshold_percent)
+       VALUES ($1, $2, ARRAY[$3], now() - interval '1 day', now(), '{}'::jsonb, 'v1', 1)`,
+      [id, tenant, `role-${tenant}`],
     );
   }
   await db.end();
