@@ -1,6 +1,7 @@
 /**
  * A simulated agent and model for one demo tenant. Every model iteration goes through the
- * real selection core (`defaultPipeline` + `routeTurn`) in the tenant's mode for that role at
+ * real selection core (`prepareRouting` once per configuration version, then its `pipeline`
+ * per turn, and `routeTurn`) in the tenant's mode for that role at
  * that moment; the simulated model then calls tools the way the scenario planned, within what
  * it was offered:
  *
@@ -16,10 +17,11 @@
  */
 import type { ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events";
 import {
-  defaultPipeline,
   type IntentVerdict,
   type Message,
   namesOf,
+  type PreparedRouting,
+  prepareRouting,
   type RoutingConfig,
   routeTurn,
   type SelectionPipeline,
@@ -110,11 +112,11 @@ function workspacePaletteResolver(
   };
 }
 
-/** One version of the tenant's routing configuration, with the pipelines built from it. */
+/** One version of the tenant's routing configuration, prepared once. */
 class RoutingVersion {
   readonly config: RoutingConfig;
+  readonly routing: PreparedRouting;
   readonly match: (query: string) => string[];
-  private readonly pipelines = new Map<string, SelectionPipeline>();
   private readonly matches = new Map<string, string[]>();
 
   constructor(profile: TenantProfile, routing: DemoRouting, catalog: ToolCatalog) {
@@ -128,6 +130,7 @@ class RoutingVersion {
       catalog,
       paletteResolver: workspacePaletteResolver(profile, routing),
     };
+    this.routing = prepareRouting(this.config);
   }
 
   matchedTools(query: string): string[] {
@@ -139,21 +142,9 @@ class RoutingVersion {
     return matched;
   }
 
-  /**
-   * The default pipeline for one turn's inputs. Stages hold no state between calls, so a
-   * pipeline is built once per distinct (verdict, procedure) and reused.
-   */
+  /** The default pipeline for one turn's inputs. */
   pipelineFor(verdict: IntentVerdict, procedure: readonly string[] | undefined): SelectionPipeline {
-    const key = `${verdict.label}|${(verdict.matchedToolKeywords ?? []).join(",")}|${procedure?.join(",") ?? "-"}`;
-    let pipeline = this.pipelines.get(key);
-    if (!pipeline) {
-      pipeline = defaultPipeline({
-        ...this.config,
-        turn: { verdict, allowedNames: procedure ?? null },
-      });
-      this.pipelines.set(key, pipeline);
-    }
-    return pipeline;
+    return this.routing.pipeline({ verdict, allowedNames: procedure ?? null });
   }
 }
 
@@ -208,7 +199,7 @@ export class DemoTenant {
 
   /** The `config_version` of the configuration in force at `ms`. */
   configVersionAt(ms: number): string {
-    return this.versionAt(ms).pipelineFor({ label: "ambiguous" }, undefined).configVersion ?? "";
+    return this.versionAt(ms).routing.configVersion;
   }
 
   modeAt(role: DemoRole, ms: number): DemoMode {

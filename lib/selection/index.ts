@@ -7,6 +7,8 @@ export { type CatalogEntry, ToolCatalog } from "./catalog";
 export {
   configVersion,
   defaultPipeline,
+  type PreparedRouting,
+  prepareRouting,
   type RoutingConfig,
   type RoutingPolicyConfig,
   type TurnInputs,
