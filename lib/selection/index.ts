@@ -4,6 +4,7 @@
  */
 
 export { type CatalogEntry, ToolCatalog } from "./catalog";
+export { routingConfigFromJson, routingConfigToJson } from "./config-json";
 export {
   configVersion,
   defaultPipeline,
