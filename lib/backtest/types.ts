@@ -175,8 +175,8 @@ export interface ToolSizeEstimate {
  *   new trigger keywords would need the message text, which is not recorded;
  * - `recorded-lazy-names`: lazy routing's names are resolved per turn: the names the recorded
  *   trace shows it kept are replayed;
- * - `lazy-names-unknown`: the recorded trace shows no lazy-routing selection to take names
- *   from; lazy routing abstains in the replay;
+ * - `lazy-names-unknown`: the recorded trace has no lazy-routing stage at all (another
+ *   pipeline, or a decision derived from OpenTelemetry spans): lazy routing abstains;
  * - `recorded-empty-palette`: the recorded palette resolver answered "no palette" for this
  *   role in this context (e.g. a workspace without one); the replay keeps that answer;
  * - `enforce-calls-bounded`: recorded in enforce mode: the model only saw the recorded
