@@ -19,18 +19,17 @@
 import {
   ContractViolationError,
   configVersion,
-  defaultPipeline,
   type IntentVerdict,
   namesOf,
+  type PreparedRouting,
+  prepareRouting,
   type RoutingConfig,
-  type SelectionPipeline,
   type SelectionState,
   type SelectionWarning,
   type StageRecord,
   staticRolePaletteResolver,
   type Tool,
   type ToolPaletteResolver,
-  type TurnInputs,
 } from "@/lib/selection";
 import type { BacktestNote } from "./types";
 
@@ -171,33 +170,6 @@ function keepingRecordedEmptyPalette(config: RoutingConfig): ToolPaletteResolver
   };
 }
 
-/** The per-turn pipelines of one config: built once, then one per distinct turn input. */
-interface PreparedConfig {
-  readonly configVersion: string;
-  pipeline(turn: TurnInputs): SelectionPipeline;
-}
-
-const MAX_CACHED_PIPELINES = 4_096;
-
-function prepare(config: RoutingConfig): PreparedConfig {
-  const version = configVersion(config);
-  const pipelines = new Map<string, SelectionPipeline>();
-  return {
-    configVersion: version,
-    pipeline(turn) {
-      const verdict = turn.verdict;
-      const key = `${verdict ? `${verdict.label}\u0000${(verdict.matchedToolKeywords ?? []).join("\u0001")}` : "-"}\u0002${turn.allowedNames?.join("\u0001") ?? "-"}`;
-      let pipeline = pipelines.get(key);
-      if (!pipeline) {
-        pipeline = defaultPipeline({ ...config, turn });
-        if (pipelines.size >= MAX_CACHED_PIPELINES) pipelines.clear();
-        pipelines.set(key, pipeline);
-      }
-      return pipeline;
-    },
-  };
-}
-
 /** Catalogue metadata copied onto the replayed tool objects. */
 const METADATA_KEYS = [
   "description",
@@ -219,7 +191,8 @@ const MAX_MEMOIZED_REPLAYS = 20_000;
 export class ConfigReplayer {
   /** `configVersion` of the config as given (not of the replay's wrapped resolver). */
   readonly configVersion: string;
-  private readonly prepared: PreparedConfig;
+  /** Prepared once per backtest; the per-turn pipelines come from it. */
+  private readonly prepared: PreparedRouting;
   private readonly config: RoutingConfig;
   private readonly tools = new Map<string, Tool>();
   private readonly forcedKey: string;
@@ -233,7 +206,10 @@ export class ConfigReplayer {
   constructor(config: RoutingConfig) {
     this.config = config;
     this.configVersion = configVersion(config);
-    this.prepared = prepare({ ...config, paletteResolver: keepingRecordedEmptyPalette(config) });
+    this.prepared = prepareRouting({
+      ...config,
+      paletteResolver: keepingRecordedEmptyPalette(config),
+    });
     this.forcedKey = config.forcedChoiceStateKey ?? "forced_tool_choice";
     this.keywordTools = new Set(
       Object.entries(config.triggerKeywords ?? {})
@@ -348,7 +324,7 @@ export class ConfigReplayer {
   /** Whether this config's palette narrows `role` (so a recorded empty palette is kept). */
   mapsRole(role: string): boolean {
     if (this.config.paletteResolver) return true;
-    return Object.hasOwn(this.config.roleTools ?? {}, role);
+    return (this.config.roleTools ?? {})[role] != null;
   }
 }
 
