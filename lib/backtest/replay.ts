@@ -324,7 +324,7 @@ export class ConfigReplayer {
   /** Whether this config's palette narrows `role` (so a recorded empty palette is kept). */
   mapsRole(role: string): boolean {
     if (this.config.paletteResolver) return true;
-    return (this.config.roleTools ?? {})[role] != null;
+    return this.config.roleTools?.[role] != null;
   }
 }
 
