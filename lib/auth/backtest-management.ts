@@ -36,11 +36,15 @@ export async function cancelBacktestAs(
   const scope = scopeOf(viewer);
   const backtest = await getBacktest(read.data.id, scope);
   if (!backtest || !canMaintain(viewer, backtest.tenantId)) return { error: BACKTEST_NOT_FOUND };
+  const nothingToCancel = (state: string) => ({
+    error: `This backtest is already ${state}: there is nothing to cancel.`,
+  });
+  if (backtest.state !== "queued" && backtest.state !== "running") {
+    return nothingToCancel(backtest.state);
+  }
   const state = await requestBacktestCancel(backtest.id, scope);
   if (state === null) return { error: BACKTEST_NOT_FOUND };
-  if (state !== "cancelled" && state !== "cancelling") {
-    return { error: `This backtest is already ${state}: there is nothing to cancel.` };
-  }
+  if (state !== "cancelled" && state !== "cancelling") return nothingToCancel(state);
   await recordAudit({
     action: "backtest-cancelled",
     actorId: viewer.userId,

@@ -68,6 +68,8 @@ export type BacktestExportTable = (typeof BACKTEST_EXPORT_TABLES)[number];
 /** `/api/export/backtest?id=…`: the per-tool (default) or per-role result of one backtest. */
 export const backtestExportSearchSchema = z.object({
   id: backtestIdParam,
+  /** Optional: the backtest's tenant, checked like every download's (another one: 404). */
+  tenant: tenantParam,
   table: param(z.enum(BACKTEST_EXPORT_TABLES)).default("tools"),
   ...toolSortFields,
 });

@@ -131,6 +131,10 @@ const ROUTES: Record<string, Route> = {
     url: "/api/export/context-tax",
     otherTenant: `/api/export/context-tax?tenant=${tenantB}`,
   },
+  "api/export/backtest/route.ts": {
+    url: `/api/export/backtest?id=${backtestA}`,
+    otherTenant: `/api/export/backtest?id=${backtestB}`,
+  },
 };
 
 let viewerA: SignedIn;
