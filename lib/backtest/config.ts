@@ -1,53 +1,22 @@
 /**
- * A backtest's configs: the stored JSON form read into the `RoutingConfig` the selection core
- * takes, with its version. Pure.
+ * A backtest's configs: the stored JSON form checked against the routing config JSON schema
+ * and read into the `RoutingConfig` the selection core takes, with its version. Pure.
  */
-import { configVersion, type RoutingConfig, ToolCatalog } from "@/lib/selection";
+import { routingConfigJsonSchema } from "@/lib/schemas/routing-config";
+import { configVersion, type RoutingConfig, routingConfigFromJson } from "@/lib/selection";
 
 export type ReadConfigResult =
   | { ok: true; config: RoutingConfig; version: string }
   | { ok: false; error: string };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function names(value: unknown, field: string): string[] {
-  if (!Array.isArray(value) || value.some((name) => typeof name !== "string")) {
-    throw new TypeError(`${field} must be a list of tool names`);
-  }
-  return value as string[];
-}
-
-function nameMap(value: unknown, field: string): Record<string, string[]> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) throw new TypeError(`${field} must be an object of name lists`);
-  const map: Record<string, string[]> = {};
-  for (const [key, list] of Object.entries(value)) {
-    if (list !== null) map[key] = names(list, `${field}.${key}`);
-  }
-  return map;
-}
-
-/** Reads a config's JSON form; refusals name the field. */
+/** Reads a config's JSON form; a refusal names the field and the rule. */
 export function readBacktestConfig(json: unknown): ReadConfigResult {
-  try {
-    if (!isRecord(json)) throw new TypeError("config must be a JSON object");
-    const config: RoutingConfig = {
-      ...(json.roleTools !== undefined ? { roleTools: nameMap(json.roleTools, "roleTools") } : {}),
-      ...(json.alwaysInclude !== undefined
-        ? { alwaysInclude: names(json.alwaysInclude, "alwaysInclude") }
-        : {}),
-      ...(json.triggerKeywords !== undefined
-        ? { triggerKeywords: nameMap(json.triggerKeywords, "triggerKeywords") }
-        : {}),
-      ...(json.policy !== undefined && json.policy !== null
-        ? { policy: json.policy as RoutingConfig["policy"] }
-        : {}),
-      ...(Array.isArray(json.catalog) ? { catalog: new ToolCatalog(json.catalog) } : {}),
-    };
-    return { ok: true, config, version: configVersion(config) };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  const parsed = routingConfigJsonSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join(".") ?? "";
+    return { ok: false, error: `${path ? `${path}: ` : ""}${issue?.message ?? "not a config"}` };
   }
+  const config = routingConfigFromJson(parsed.data);
+  return { ok: true, config, version: configVersion(config) };
 }

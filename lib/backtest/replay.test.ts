@@ -3,8 +3,9 @@ import { compactTrace } from "@/lib/db/stored-trace";
 import { DemoTenant } from "@/lib/demo/agent";
 import { DEMO_PROFILES } from "@/lib/demo/profiles";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
-import { type RoutingConfig, ToolCatalog } from "@/lib/selection";
+import { type RoutingConfig, routingConfigToJson, ToolCatalog } from "@/lib/selection";
 import { BacktestAccumulator, type DecisionReplay } from "./accumulate";
+import { readBacktestConfig } from "./config";
 import { ConfigReplayer, notesFor, type RecordedDecision, readRecordedInputs } from "./replay";
 
 const TOOLS = [

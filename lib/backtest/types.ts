@@ -9,6 +9,8 @@
  * - `baseline`: the same for an optional second config (absent when none was given).
  */
 
+import type { RoutingConfigJson } from "@/lib/schemas/routing-config";
+
 /** Longest window a backtest may replay. */
 export const MAX_BACKTEST_WINDOW_DAYS = 30;
 export const MAX_BACKTEST_WINDOW_MS = MAX_BACKTEST_WINDOW_DAYS * 24 * 3_600_000;
@@ -17,10 +19,11 @@ export const MAX_BACKTEST_WINDOW_MS = MAX_BACKTEST_WINDOW_DAYS * 24 * 3_600_000;
 export const BACKTEST_EXAMPLES_PER_TOOL = 5;
 
 /**
- * A routing config in its JSON form. Checked against the config JSON schema when a backtest
- * is created; stored in the backtest's own row as a snapshot.
+ * A routing config in its JSON form (`lib/schemas/routing-config.ts`). Checked against the
+ * config JSON schema when a backtest is created; stored in the backtest's own row as a
+ * snapshot.
  */
-export type BacktestConfigJson = unknown;
+export type BacktestConfigJson = RoutingConfigJson;
 
 /** What a backtest is asked to do. */
 export interface BacktestInput {

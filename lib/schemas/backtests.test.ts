@@ -42,6 +42,12 @@ describe("backtestInputSchema", () => {
       "tenantId: letters, digits, '.', '_' and '-' only",
     ]);
     expect(messages({ ...base, roles: [""] })).toEqual(["roles.0: a role must not be empty"]);
+    expect(messages({ ...base, candidate: { roleTools: { support: "search" } } })[0]).toMatch(
+      /^candidate\.roleTools\.support: /,
+    );
+    expect(messages({ ...base, baseline: { palettes: {} } })[0]).toMatch(
+      /^baseline: unknown field\(s\) palettes/,
+    );
     expect(messages({ ...base, thresholdPercent: 90 })).toEqual([
       "thresholdPercent: thresholdPercent must be at most 50",
     ]);

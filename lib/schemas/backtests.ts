@@ -1,7 +1,7 @@
 /**
  * A backtest as the new-backtest form and the API accept it (SPEC §10). Every message names
- * the field and the rule it broke. The configs are checked by `lib/backtest/config.ts` (the
- * routing config JSON schema), here only required to be present.
+ * the field and the rule it broke; the configs are checked against the routing config JSON
+ * schema (`candidate.roleTools.support: …`).
  */
 import { z } from "zod";
 import { MAX_BACKTEST_WINDOW_DAYS, MAX_BACKTEST_WINDOW_MS } from "@/lib/backtest/types";
@@ -11,6 +11,7 @@ import {
   MAX_THRESHOLD_PERCENT,
   MIN_THRESHOLD_PERCENT,
 } from "./rollouts";
+import { routingConfigJsonSchema } from "./routing-config";
 import { tenantIdSchema } from "./tenant";
 
 /** Most roles one backtest names. */
@@ -38,11 +39,16 @@ export const backtestInputSchema = z
       .transform((roles) => [...new Set(roles)].sort()),
     from: instant("from"),
     to: instant("to"),
-    candidate: z.unknown().refine((value) => value !== undefined && value !== null, {
-      message: "candidate config is required",
-    }),
-    baseline: z
+    candidate: z
       .unknown()
+      .pipe(
+        z.custom<unknown>((value) => value !== undefined && value !== null, {
+          message: "candidate config is required",
+        }),
+      )
+      .pipe(routingConfigJsonSchema),
+    baseline: routingConfigJsonSchema
+      .nullable()
       .optional()
       .transform((value) => value ?? null),
     thresholdPercent: z.coerce

@@ -16,7 +16,8 @@ import { type Cursor, readDecisions } from "@/lib/db/queries/backtest-job";
 import { createBacktest, getBacktest } from "@/lib/db/queries/backtests";
 import { DemoTenant } from "@/lib/demo/agent";
 import { DEMO_PROFILES, DEMO_ROLES } from "@/lib/demo/profiles";
-import type { RoutingConfig } from "@/lib/selection";
+import type { RoutingConfigJson } from "@/lib/schemas/routing-config";
+import { type RoutingConfig, routingConfigToJson } from "@/lib/selection";
 import { loadDemoTraffic } from "@/scripts/lib/demo-loader";
 import { deleteTenantRows } from "../support/tenant-rows";
 
@@ -41,15 +42,12 @@ afterAll(async () => {
   await client.end();
 });
 
-/** The JSON form of a demo configuration: its static palette, keywords, policy, catalogue. */
-function demoConfigJson(config: RoutingConfig): unknown {
-  return {
-    roleTools: config.roleTools,
-    alwaysInclude: config.alwaysInclude,
-    triggerKeywords: config.triggerKeywords,
-    policy: config.policy ?? null,
-    catalog: config.catalog?.entries() ?? [],
-  };
+/**
+ * The JSON form of a demo configuration: its static palette (the demo agent's workspace-aware
+ * resolver is code, which has no JSON form), keywords, policy and catalogue.
+ */
+function demoConfigJson(config: RoutingConfig): RoutingConfigJson {
+  return routingConfigToJson({ ...config, paletteResolver: null });
 }
 
 /** Every configuration a demo tenant goes through, by the version its decisions carry. */

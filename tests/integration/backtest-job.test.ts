@@ -9,7 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ALL_TENANTS } from "@/lib/auth/scope";
 import { runBacktest } from "@/lib/backtest/job";
-import type { BacktestInput } from "@/lib/backtest/types";
+import type { BacktestConfigJson, BacktestInput } from "@/lib/backtest/types";
 import { createBacktest, getBacktest, requestBacktestCancel } from "@/lib/db/queries/backtests";
 import { toDecisionRow, toOutcomeRow } from "@/lib/ingest/events";
 import { type StoreInput, storeEvents } from "@/lib/ingest/store";
@@ -245,7 +245,9 @@ describe("the backtest job", () => {
   });
 
   it("fails with the reason when a config cannot be read", async () => {
-    const id = await create({ candidate: { roleTools: { support: "send_email" } } });
+    // Stored without passing the input schema (as a row written by hand would be).
+    const unreadable = { roleTools: { support: "send_email" } } as unknown as BacktestConfigJson;
+    const id = await create({ candidate: unreadable });
     expect(await runBacktest(id)).toBe("failed");
     const failed = await read(id);
     expect(failed.state).toBe("failed");

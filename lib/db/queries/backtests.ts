@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { TenantScope } from "@/lib/auth/scope";
 import type {
   Backtest,
+  BacktestConfigJson,
   BacktestInput,
   BacktestResult,
   BacktestState,
@@ -75,8 +76,9 @@ interface SummaryRow {
 }
 
 interface BacktestRow extends SummaryRow {
-  candidate: unknown;
-  baseline: unknown;
+  /** Checked against the config JSON schema when the backtest was created. */
+  candidate: BacktestConfigJson;
+  baseline: BacktestConfigJson | null;
   result: BacktestResult | null;
 }
 
