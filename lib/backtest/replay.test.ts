@@ -263,11 +263,16 @@ describe("a candidate equal to the recorded config", () => {
           if (event.type !== "tool_routing_decision") continue;
           const ms = Date.parse(event.timestamp);
           const version = tenant.versionAt(ms);
-          // The JSON form of the recorded config: the static palette, no workspace resolver.
           const key = tenant.configVersionAt(ms);
           let replayer = replayers.get(key);
           if (!replayer) {
-            replayer = new ConfigReplayer({ ...version.config, paletteResolver: null });
+            // Through the JSON form of the recorded config: the static palette, without the
+            // workspace-aware resolver (code, which has no JSON form).
+            const read = readBacktestConfig(
+              routingConfigToJson({ ...version.config, paletteResolver: null }),
+            );
+            if (!read.ok) throw new Error(read.error);
+            replayer = new ConfigReplayer(read.config);
             replayers.set(key, replayer);
           }
           const recorded = asRecorded(event, outcomes.get(event.iteration) ?? null);
