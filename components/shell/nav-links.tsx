@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/rollouts", label: "Rollouts" },
   { href: "/tools", label: "Tools" },
   { href: "/backtests", label: "Backtests" },
+  { href: "/configs", label: "Configs" },
   { href: "/alerts", label: "Alerts" },
   { href: "/settings", label: "Settings" },
 ] as const;

@@ -31,6 +31,17 @@ export function isPublicPath(pathname: string): boolean {
   );
 }
 
+/**
+ * Paths that also accept an API key (`Authorization: Bearer …`) instead of a session: the
+ * configs API, for CI pipelines. The proxy lets such a request through without a session
+ * cookie; the route checks the key itself.
+ */
+const API_KEY_PREFIXES = ["/api/configs/"];
+
+export function acceptsApiKey(pathname: string): boolean {
+  return API_KEY_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+}
+
 /** A same-site path to return to after signing in, or `/` (never another site's URL). */
 export function safeNextPath(path: string | null | undefined): string {
   if (!path?.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return "/";

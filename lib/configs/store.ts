@@ -5,6 +5,7 @@
  * `lib/db/queries/routing-configs.ts`.
  */
 import { getPool } from "@/lib/db/client";
+import { type ConfigIssue, checkRoutingConfig } from "./check";
 
 /** Who saved a version. */
 export type ConfigAuthor =
@@ -106,4 +107,30 @@ export async function hasRoutingConfigs(tenant: string): Promise<boolean> {
     [tenant],
   );
   return rows[0]?.exists ?? false;
+}
+
+export type SaveConfigResult = StoreConfigResult | { status: "invalid"; issues: ConfigIssue[] };
+
+/**
+ * Checks `input` against the schema, computes its version, and stores it as the tenant's
+ * current configuration (or answers `unchanged` when that version is already current).
+ * Who may save is decided by the caller (`lib/auth/config-management.ts`).
+ */
+export async function saveRoutingConfig(input: {
+  tenant: string;
+  config: unknown;
+  note?: string | null | undefined;
+  author: ConfigAuthor;
+  savedAt?: Date | undefined;
+}): Promise<SaveConfigResult> {
+  const checked = checkRoutingConfig(input.config);
+  if (!checked.ok) return { status: "invalid", issues: checked.issues };
+  return storeRoutingConfig({
+    tenant: input.tenant,
+    config: checked.config,
+    configVersion: checked.configVersion,
+    note: input.note,
+    author: input.author,
+    savedAt: input.savedAt,
+  });
 }

@@ -111,6 +111,22 @@ const ROUTES: Record<string, Route> = {
     url: `/backtests/${backtestA}`,
     otherTenant: `/backtests/${backtestB}`,
   },
+  "(dashboard)/configs/page.tsx": {
+    url: "/configs",
+    otherTenant: { none: "lists only the user's tenants" },
+  },
+  "(dashboard)/configs/[tenant]/page.tsx": {
+    url: `/configs/${tenantA}`,
+    otherTenant: `/configs/${tenantB}`,
+  },
+  "(dashboard)/configs/[tenant]/edit/page.tsx": {
+    url: `/configs/${tenantA}/edit`,
+    otherTenant: `/configs/${tenantB}/edit`,
+  },
+  "api/configs/[tenant]/route.ts": {
+    url: `/api/configs/${tenantA}`,
+    otherTenant: `/api/configs/${tenantB}`,
+  },
   "api/export/breakdown/route.ts": {
     url: "/api/export/breakdown",
     otherTenant: `/api/export/breakdown?tenant=${tenantB}`,

@@ -6,7 +6,7 @@
  */
 import "server-only";
 import type { TenantScope } from "@/lib/auth/scope";
-import { scopeIncludes } from "@/lib/auth/scope";
+import { scopeIncludes, tenantsScope } from "@/lib/auth/scope";
 import { type ConfigDiff, diffRoutingConfigs } from "@/lib/configs/config-diff";
 import type { ConfigAuthor } from "@/lib/configs/store";
 import { getPool } from "@/lib/db/client";
@@ -15,7 +15,9 @@ import { SqlParams, scopeConditions, whereClause } from "./sql";
 export {
   type ConfigAuthor,
   type ConfigToStore,
+  type SaveConfigResult,
   type StoreConfigResult,
+  saveRoutingConfig,
   storeRoutingConfig,
 } from "@/lib/configs/store";
 
@@ -191,4 +193,32 @@ export async function listConfigVersions(
     configVersion: row.config_version,
     savedAt: row.saved_at,
   }));
+}
+
+/** One tenant's line of the configs list, or null when it is outside `scope` or absent. */
+export async function getTenantConfigSummary(
+  scope: TenantScope,
+  tenant: string,
+): Promise<TenantConfigSummary | null> {
+  if (!scopeIncludes(scope, tenant)) return null;
+  const [summary] = await listTenantConfigs(tenantsScope([tenant]));
+  return summary ?? null;
+}
+
+/**
+ * Which of `versions` the tenant's recorded decisions carry (from the hourly rollups), so the
+ * history links a version to the rollouts view only when there is traffic to show.
+ */
+export async function listConfigVersionsWithTraffic(
+  scope: TenantScope,
+  tenant: string,
+  versions: readonly string[],
+): Promise<Set<string>> {
+  if (!scopeIncludes(scope, tenant) || versions.length === 0) return new Set();
+  const { rows } = await getPool().query<{ config_version: string }>(
+    `SELECT DISTINCT config_version FROM rollup_hour
+      WHERE tenant_id = $1 AND config_version = ANY($2::text[])`,
+    [tenant, [...versions]],
+  );
+  return new Set(rows.map((row) => row.config_version));
 }
