@@ -11,7 +11,7 @@ export type TenantRole = z.infer<typeof tenantRoleSchema>;
 /** What each role may do, as the settings pages explain it. */
 export const TENANT_ROLE_TEXT: Record<TenantRole, string> = {
   viewer: "reads the tenant's pages and downloads",
-  maintainer: "also creates and revokes the tenant's ingest keys",
+  maintainer: "also creates and revokes the tenant's keys and saves its routing configs",
 };
 
 export const PASSWORD_MIN = 12;
