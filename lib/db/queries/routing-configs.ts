@@ -10,7 +10,7 @@ import { scopeIncludes, tenantsScope } from "@/lib/auth/scope";
 import { type ConfigDiff, diffRoutingConfigs } from "@/lib/configs/config-diff";
 import type { ConfigAuthor } from "@/lib/configs/store";
 import { getPool } from "@/lib/db/client";
-import { SqlParams, scopeConditions, whereClause } from "./sql";
+import { SqlParams, whereClause } from "./sql";
 
 export {
   type ConfigAuthor,
@@ -172,26 +172,38 @@ export async function listTenantConfigs(scope: TenantScope): Promise<TenantConfi
   }));
 }
 
-/** The version of each tenant's configuration in `scope` (for links from other pages). */
-export async function listConfigVersions(
+/** A stored version in a list of choices (the new-backtest form offers them). */
+export interface StoredConfigChoice {
+  revision: number;
+  configVersion: string;
+  savedAt: Date;
+  note: string | null;
+  authorName: string;
+}
+
+/** The tenant's stored versions, newest first, without their JSON. */
+export async function listStoredConfigVersions(
   scope: TenantScope,
   tenant: string,
-): Promise<{ revision: number; configVersion: string; savedAt: Date }[]> {
-  const params = new SqlParams();
-  const conditions = [...scopeConditions(params, scope), `tenant_id = ${params.add(tenant)}`];
+): Promise<StoredConfigChoice[]> {
+  if (!scopeIncludes(scope, tenant)) return [];
   const { rows } = await getPool().query<{
     revision: number;
     config_version: string;
     saved_at: Date;
+    note: string | null;
+    author_name: string;
   }>(
-    `SELECT revision, config_version, saved_at FROM routing_configs ${whereClause(conditions)}
-      ORDER BY revision DESC LIMIT ${CONFIG_HISTORY_LIMIT}`,
-    params.values,
+    `SELECT revision, config_version, saved_at, note, author_name FROM routing_configs
+      WHERE tenant_id = $1 ORDER BY revision DESC LIMIT $2`,
+    [tenant, CONFIG_HISTORY_LIMIT],
   );
   return rows.map((row) => ({
     revision: row.revision,
     configVersion: row.config_version,
     savedAt: row.saved_at,
+    note: row.note,
+    authorName: row.author_name,
   }));
 }
 
