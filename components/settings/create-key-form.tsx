@@ -86,9 +86,10 @@ export function CreateKeyForm({ tenants, canCreateTenant }: Props) {
           />
           <FieldError state={state} name="label" />
         </label>
-        <label className="field">
-          Use
+        <div className="field">
+          <label htmlFor="key-scope">Use</label>
           <select
+            id="key-scope"
             name="scope"
             defaultValue={state.values?.scope ?? "ingest"}
             {...describedBy(state, "scope")}
@@ -100,7 +101,7 @@ export function CreateKeyForm({ tenants, canCreateTenant }: Props) {
             ))}
           </select>
           <FieldError state={state} name="scope" />
-        </label>
+        </div>
         <button type="submit" className="button button-primary" disabled={pending}>
           {pending ? "Creating…" : "Create key"}
         </button>
