@@ -6,6 +6,7 @@ describe("isPublicPath", () => {
     "/api/health",
     "/api/ingest",
     "/api/ingest/schema",
+    "/api/routing-config/schema",
     "/api/otlp/v1/traces",
     "/api/auth/sign-in/email",
     "/sign-in",

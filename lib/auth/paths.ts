@@ -9,11 +9,15 @@ export const SESSION_COOKIE_PREFIX = "routelens";
 /** The header the proxy passes on with the requested path and query. */
 export const REQUEST_PATH_HEADER = "x-routelens-path";
 
-/** Exact public paths: health, ingest (own and OTLP), the sign-in and first-run pages. */
+/**
+ * Exact public paths: health, ingest (own and OTLP), the published JSON Schemas, the sign-in
+ * and first-run pages.
+ */
 const PUBLIC_PATHS = new Set([
   "/api/health",
   "/api/ingest",
   "/api/ingest/schema",
+  "/api/routing-config/schema",
   "/api/otlp/v1/traces",
   "/sign-in",
   "/setup",

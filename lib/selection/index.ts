@@ -14,7 +14,7 @@ export {
   type RoutingPolicyConfig,
   type TurnInputs,
 } from "./default-pipeline";
-export { estimateDroppedTokens } from "./dropped-tokens";
+export { estimateDroppedTokens, estimateToolTokens } from "./dropped-tokens";
 export { ContractViolationError, ForcedToolUnavailable } from "./errors";
 export { isToolMessage, resolveMessages, turnHopIndex } from "./messages";
 export {

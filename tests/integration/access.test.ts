@@ -52,6 +52,7 @@ const ROUTES: Record<string, Route> = {
   "api/health/route.ts": { public: true },
   "api/ingest/route.ts": { public: true },
   "api/ingest/schema/route.ts": { public: true },
+  "api/routing-config/schema/route.ts": { public: true },
   "api/otlp/v1/traces/route.ts": { public: true },
   "api/auth/[...all]/route.ts": { public: true },
   "sign-in/page.tsx": { public: true },
