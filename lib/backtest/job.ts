@@ -16,6 +16,7 @@ import {
   type Cursor,
   claimBacktest,
   commitChunk,
+  DecisionTexts,
   estimateDecisions,
   finishBacktest,
   readDecisions,
@@ -138,7 +139,8 @@ async function replayWindow(
   );
 
   let cursor: Cursor | null = backtest.cursor;
-  let pending = readDecisions(backtest, cursor, chunkSize);
+  const texts = new DecisionTexts();
+  let pending = readDecisions(backtest, cursor, chunkSize, texts);
   for (let chunk = 0; ; chunk++) {
     const decisions = await pending;
     const last = decisions.at(-1);
@@ -148,7 +150,7 @@ async function replayWindow(
     }
     const next: Cursor = { ts: last.ts, id: last.id };
     // The next chunk is read while this one is replayed.
-    pending = readDecisions(backtest, next, chunkSize);
+    pending = readDecisions(backtest, next, chunkSize, texts);
     pending.catch(() => {});
     let slice = performance.now();
     for (const decision of decisions) {

@@ -235,7 +235,8 @@ function asRecorded(
     selected: event.selected,
     forcedChoice: event.forced_choice,
     intent: event.intent ?? null,
-    trace: JSON.parse(JSON.stringify(compactTrace(event.trace, event.offered))),
+    // As the job's reader hands it over: the stored text, parsed by the replay when needed.
+    trace: JSON.stringify(compactTrace(event.trace, event.offered)),
     hasOutcome: called !== null,
     called: called ?? [],
     reinstatements: warnings("forced_reinstated"),

@@ -50,7 +50,10 @@ export interface RecordedDecision {
   forcedChoice: string | null;
   /** The recorded verdict, as stored: `{ label, matched_tool_keywords }` or null. */
   intent: unknown;
-  /** The stored (compact) stage trace: tool names may be positions in `offered`. */
+  /**
+   * The stored (compact) stage trace: tool names may be positions in `offered`. Either parsed,
+   * or its JSON text (the job's reader), parsed only when it holds what the replay reads.
+   */
   trace: unknown;
   /** Whether the decision's tool_call_outcome has been joined. */
   hasOutcome: boolean;
@@ -124,10 +127,57 @@ function storedNames(list: unknown, offered: readonly string[]): string[] {
   return names;
 }
 
+const LAZY_STAGE = '"lazy_routing"';
+const LAZY_RECORD = '"stage":"lazy_routing","action":"';
+const LAZY_SELECT = '"stage":"lazy_routing","action":"select"';
+
+/**
+ * Whether a trace's text holds something the replay reads: lazy routing selecting, or a
+ * degraded stage. Stored traces are written by `JSON.stringify` with `stage` then `action`
+ * first, so these appear literally when present; a lazy-routing record written another way is
+ * read in full.
+ */
+function traceNeedsReading(text: string): boolean {
+  if (text.includes('"degraded":true') || text.includes(LAZY_SELECT)) return true;
+  return text.includes(LAZY_STAGE) && !text.includes(LAZY_RECORD);
+}
+
+/**
+ * A stored trace, parsed when its text holds something the replay reads. Unparsed, it tells
+ * only whether it has a lazy-routing stage (which did not select).
+ */
+function storedTrace(trace: unknown): {
+  records: unknown;
+  parsed: boolean;
+  lazyStage: boolean;
+} {
+  if (typeof trace !== "string") return { records: trace, parsed: true, lazyStage: false };
+  if (!trace.startsWith("[")) return { records: null, parsed: true, lazyStage: false };
+  if (!traceNeedsReading(trace)) {
+    return { records: [], parsed: false, lazyStage: trace.includes(LAZY_STAGE) };
+  }
+  try {
+    return { records: JSON.parse(trace), parsed: true, lazyStage: false };
+  } catch {
+    return { records: null, parsed: true, lazyStage: false };
+  }
+}
+
 /** Reads what the recorded decision tells about its per-turn inputs. */
 export function readRecordedInputs(decision: RecordedDecision): RecordedInputs {
   const verdict = readRecordedVerdict(decision.intent);
-  if (!Array.isArray(decision.trace)) {
+  const stored = storedTrace(decision.trace);
+  const records = stored.records;
+  if (!stored.parsed) {
+    return {
+      verdict,
+      lazyNames: null,
+      noLazyStage: !stored.lazyStage,
+      emptyPalette: false,
+      unreadableTrace: false,
+    };
+  }
+  if (!Array.isArray(records)) {
     return {
       verdict,
       lazyNames: null,
@@ -139,7 +189,7 @@ export function readRecordedInputs(decision: RecordedDecision): RecordedInputs {
   let lazyNames: string[] | null = null;
   let lazyStage = false;
   let emptyPalette = false;
-  for (const record of decision.trace as unknown[]) {
+  for (const record of records as unknown[]) {
     if (record === null || typeof record !== "object") continue;
     const r = record as Record<string, unknown>;
     if (r.stage === "lazy_routing") {
@@ -185,7 +235,7 @@ const METADATA_KEYS = [
  * role, verdict, lazy names and forced tool) over and over, and the pipeline is a pure function
  * of them for a config written as data. Bounded: emptied when full.
  */
-const MAX_MEMOIZED_REPLAYS = 20_000;
+const MAX_MEMOIZED_REPLAYS = 5_000;
 
 /** Replays decisions through one config. Build one per config per backtest. */
 export class ConfigReplayer {
@@ -199,6 +249,8 @@ export class ConfigReplayer {
   /** Names with trigger keywords in this config: their intent match depends on the text. */
   readonly keywordTools: ReadonlySet<string>;
   private readonly memo = new Map<string, ReplayedArm>();
+  /** The memo key's part for an offered list (lists are shared between decisions). */
+  private readonly offeredKeys = new WeakMap<readonly string[], string>();
   /** Replays answered from `memo`, and all replays: how repetitive the traffic was. */
   memoHits = 0;
   replays = 0;
@@ -238,7 +290,12 @@ export class ConfigReplayer {
   async replay(decision: RecordedDecision, inputs: RecordedInputs): Promise<ReplayedArm> {
     this.replays++;
     const verdict = inputs.verdict;
-    const key = `${decision.role}\u0000${decision.offered.join("\u0001")}\u0000${verdict ? `${verdict.label}\u0002${verdict.matchedToolKeywords?.join("\u0001")}` : ""}\u0000${inputs.lazyNames?.join("\u0001") ?? "\u0003"}\u0000${decision.forcedChoice ?? ""}\u0000${inputs.emptyPalette}`;
+    let offeredKey = this.offeredKeys.get(decision.offered);
+    if (offeredKey === undefined) {
+      offeredKey = decision.offered.join("\u0001");
+      this.offeredKeys.set(decision.offered, offeredKey);
+    }
+    const key = `${decision.role}\u0000${offeredKey}\u0000${verdict ? `${verdict.label}\u0002${verdict.matchedToolKeywords?.join("\u0001")}` : ""}\u0000${inputs.lazyNames?.join("\u0001") ?? "\u0003"}\u0000${decision.forcedChoice ?? ""}\u0000${inputs.emptyPalette}`;
     const known = this.memo.get(key);
     if (known) {
       this.memoHits++;

@@ -110,6 +110,13 @@ export async function saveEstimate(id: string, estimatedTotal: number): Promise<
   );
 }
 
+/**
+ * A decision row as the job reads it. The name lists and the intent come as JSON text and the
+ * trace as its stored text: parsed by `DecisionTexts`, which keeps one parsed copy of each
+ * distinct list and intent (recorded traffic offers the same lists over and over), rather than
+ * by the driver's text-array parser for every row; the trace is parsed by the replay, only
+ * when it holds something the replay reads.
+ */
 interface DecisionRow {
   id: number;
   ts: Date;
@@ -119,16 +126,78 @@ interface DecisionRow {
   mode: string;
   config_version: string;
   turn_hop_index: number;
-  offered: string[];
-  selected: string[];
+  offered: string;
+  selected: string;
   forced_choice: string | null;
-  intent: unknown;
-  trace: unknown;
+  intent: string | null;
+  trace: string;
   has_outcome: boolean;
-  called: string[] | null;
+  called: string | null;
   reinstatements: number;
   empty_palette_warnings: number;
   stage_errors: number;
+}
+
+const DECISION_COLUMNS = `id, ts, run_id, iteration, role, mode, config_version, turn_hop_index,
+  to_json(offered)::text AS offered, to_json(selected)::text AS selected, forced_choice,
+  intent::text AS intent, trace::text AS trace, has_outcome, to_json(called)::text AS called,
+  reinstatements, empty_palette_warnings, stage_errors`;
+
+/** Most distinct lists and intents remembered; emptied when full. */
+const MAX_REMEMBERED_TEXTS = 10_000;
+
+/** Turns decision rows into recorded decisions, keeping one parsed copy of each distinct text. */
+export class DecisionTexts {
+  private readonly lists = new Map<string, readonly string[]>();
+  private readonly intents = new Map<string, unknown>();
+
+  private names(text: string | null): readonly string[] {
+    if (text === null) return [];
+    let names = this.lists.get(text);
+    if (!names) {
+      const parsed: unknown = JSON.parse(text);
+      names = Array.isArray(parsed)
+        ? parsed.filter((name): name is string => typeof name === "string")
+        : [];
+      if (this.lists.size >= MAX_REMEMBERED_TEXTS) this.lists.clear();
+      this.lists.set(text, names);
+    }
+    return names;
+  }
+
+  private intent(text: string | null): unknown {
+    if (text === null) return null;
+    let intent = this.intents.get(text);
+    if (intent === undefined) {
+      intent = JSON.parse(text);
+      if (this.intents.size >= MAX_REMEMBERED_TEXTS) this.intents.clear();
+      this.intents.set(text, intent);
+    }
+    return intent;
+  }
+
+  decision(row: DecisionRow): RecordedDecision {
+    return {
+      id: row.id,
+      ts: row.ts,
+      runId: row.run_id,
+      iteration: row.iteration,
+      role: row.role,
+      mode: row.mode,
+      configVersion: row.config_version,
+      turnHopIndex: row.turn_hop_index,
+      offered: this.names(row.offered),
+      selected: this.names(row.selected),
+      forcedChoice: row.forced_choice,
+      intent: this.intent(row.intent),
+      trace: row.trace,
+      hasOutcome: row.has_outcome,
+      called: this.names(row.called),
+      reinstatements: row.reinstatements,
+      emptyPaletteWarnings: row.empty_palette_warnings,
+      stageErrors: row.stage_errors,
+    };
+  }
 }
 
 /**
@@ -140,6 +209,7 @@ export async function readDecisions(
   backtest: Pick<ClaimedBacktest, "tenantId" | "roles" | "from" | "to">,
   cursor: Cursor | null,
   limit: number,
+  texts: DecisionTexts = new DecisionTexts(),
 ): Promise<RecordedDecision[]> {
   const params: unknown[] = [backtest.tenantId, cursor?.ts ?? backtest.from, backtest.to, limit];
   const conditions = ["tenant_id = $1", "ts >= $2", "ts < $3"];
@@ -159,7 +229,7 @@ export async function readDecisions(
       LIMIT $4`,
     params,
   );
-  return rows.map(toRecordedDecision);
+  return rows.map((row) => texts.decision(row));
 }
 
 /**
@@ -178,34 +248,7 @@ export async function readRecordedDecision(
     [tenantId, runId, iteration],
   );
   const row = rows[0];
-  return row ? toRecordedDecision(row) : null;
-}
-
-const DECISION_COLUMNS = `id, ts, run_id, iteration, role, mode, config_version, turn_hop_index,
-  offered, selected, forced_choice, intent, trace, has_outcome, called, reinstatements,
-  empty_palette_warnings, stage_errors`;
-
-function toRecordedDecision(row: DecisionRow): RecordedDecision {
-  return {
-    id: row.id,
-    ts: row.ts,
-    runId: row.run_id,
-    iteration: row.iteration,
-    role: row.role,
-    mode: row.mode,
-    configVersion: row.config_version,
-    turnHopIndex: row.turn_hop_index,
-    offered: row.offered,
-    selected: row.selected,
-    forcedChoice: row.forced_choice,
-    intent: row.intent,
-    trace: row.trace,
-    hasOutcome: row.has_outcome,
-    called: row.called ?? [],
-    reinstatements: row.reinstatements,
-    emptyPaletteWarnings: row.empty_palette_warnings,
-    stageErrors: row.stage_errors,
-  };
+  return row ? new DecisionTexts().decision(row) : null;
 }
 
 /**
