@@ -93,7 +93,7 @@ function turnAt(i: number): TurnInputs {
   return turns[i % turns.length] as TurnInputs;
 }
 
-const prepareOnce = await perCall(200, () => prepareRouting(config));
+const prepareOnce = await perCall(1_000, () => prepareRouting(config));
 const prepared = prepareRouting(config);
 const perTurn = await perCall(200_000, (i) => prepared.pipeline(turnAt(i)));
 const perTurnOld = await perCall(2_000, (i) => defaultPipeline({ ...config, turn: turnAt(i) }));
