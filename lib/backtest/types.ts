@@ -152,7 +152,8 @@ export interface BacktestToolSums {
 
 /**
  * Where a tool's size (tokens of its definition) comes from:
- * - `otlp`: the definition last seen in an OpenTelemetry export (`tool_sizes`);
+ * - `otlp`: the latest size the store holds for the tool (`tool_sizes`: from the definitions
+ *   in OpenTelemetry exports, or from the `tool_tokens` map decisions carry);
  * - `recorded-drops`: the recorded `dropped_tokens` of decisions that dropped it, each
  *   decision's estimate shared evenly among the tools it dropped (the tools rollup);
  * - `catalog`: the candidate catalogue's description and name, the formula agents use for

@@ -252,8 +252,8 @@ export async function readRecordedDecision(
 }
 
 /**
- * What the store knows of each tool's size for the tenant: the OTLP definitions
- * (`tool_sizes`), then the recorded `dropped_tokens` shared evenly among the tools each
+ * What the store knows of each tool's size for the tenant: `tool_sizes` (OTLP definitions and
+ * the `tool_tokens` decisions carry), then the recorded `dropped_tokens` shared evenly among the tools each
  * decision dropped, over the window (`tool_rollup_hour`). The catalogue fallback is added by
  * the job, which holds the configs.
  */
