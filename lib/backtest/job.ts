@@ -8,7 +8,9 @@
  * - Cancel: asked through `requestBacktestCancel`, honoured between chunks (the committed sums
  *   are kept).
  * - Restart: a job that stops anywhere resumes from the last committed chunk; a chunk whose
- *   commit did not happen is read and replayed again, never counted twice.
+ *   commit did not happen is read and replayed again, never counted twice. A database that
+ *   cannot be reached mid-job is such a stop (the job queue retries); any other error fails
+ *   the backtest with its reason.
  */
 import "server-only";
 import {
@@ -23,6 +25,7 @@ import {
   readToolSizes,
   saveEstimate,
 } from "@/lib/db/queries/backtest-job";
+import { isUnavailable } from "@/lib/db/unavailable";
 import { estimateDroppedTokens, type RoutingConfig } from "@/lib/selection";
 import { BacktestAccumulator } from "./accumulate";
 import { readBacktestConfig } from "./config";
@@ -102,6 +105,9 @@ export async function runBacktest(
       options,
     );
   } catch (error) {
+    // The database gone for a moment: the job queue retries the job, which resumes from the
+    // last committed chunk. Anything else fails the backtest, with the reason.
+    if (isUnavailable(error)) throw error;
     await finishBacktest(id, "failed", {
       error: error instanceof Error ? error.message : String(error),
     });

@@ -169,11 +169,10 @@ describe("the backtest job", () => {
     ]);
     expect(result.tools.filter((tool) => tool.candidate.harmful > 0)).toHaveLength(1);
     expect(result.notes["no-outcome"]).toBe(DECISIONS / 10);
-    // The tokens come from the recorded drops: the recorded config dropped delete_account on
-    // every support decision, and nothing else; send_email was never dropped, so it has no size.
-    const sizes = Object.fromEntries(result.toolSizes.map((s) => [s.tool, s.source]));
-    expect(sizes.delete_account).toBe("recorded-drops");
-    expect(sizes.send_email).toBe("unknown");
+    // Every tool's size comes from tool_sizes: the decisions carried tool_tokens.
+    expect(result.toolSizes.map((size) => [size.tool, size.source])).toEqual(
+      [...TOOLS].sort().map((tool) => [tool, "otlp"]),
+    );
     completeResult = result;
   });
 
@@ -242,6 +241,19 @@ describe("the backtest job", () => {
     const backtest = await read(id);
     expect(backtest.progress).toEqual({ replayed: DECISIONS / 5, estimatedTotal: DECISIONS / 5 });
     expect(Object.keys(backtest.result?.roles ?? {})).toEqual(["planner"]);
+  });
+
+  it("sizes tools from the recorded drops when the store holds no size for them", async () => {
+    await client.query("DELETE FROM tool_sizes WHERE tenant_id = $1", [TENANT]);
+    const id = await create();
+    expect(await runBacktest(id, { chunkSize: CHUNK })).toBe("done");
+    const result = (await read(id)).result;
+    // The recorded config dropped delete_account on every support decision, and nothing else:
+    // 1 tool's estimate per decision; send_email was never dropped, so it has no size.
+    const sizes = Object.fromEntries(result?.toolSizes.map((s) => [s.tool, s]) ?? []);
+    expect(sizes.delete_account?.source).toBe("recorded-drops");
+    expect(sizes.send_email).toEqual({ tool: "send_email", tokens: 0, source: "unknown" });
+    expect(result?.overall.candidate.harmfulDrops).toBe(DESIGNED_HARMFUL);
   });
 
   it("fails with the reason when a config cannot be read", async () => {
