@@ -33,7 +33,7 @@ import { ConfigReplayer, notesFor, readRecordedInputs } from "./replay";
 import type { ToolSizeEstimate } from "./types";
 
 /** Decisions per chunk: one read, one replay batch, one commit. */
-export const DEFAULT_CHUNK_SIZE = 5_000;
+export const DEFAULT_CHUNK_SIZE = 2_000;
 /** The replay yields the event loop this often, so pages keep answering beside it. */
 const YIELD_EVERY_MS = 8;
 
