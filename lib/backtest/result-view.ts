@@ -552,7 +552,7 @@ export interface TokenSourceLine {
 }
 
 const SOURCE_TEXT: Record<TokenSource, string> = {
-  otlp: "sized from their definitions as last seen in an OpenTelemetry export",
+  otlp: "sized as last reported: their definitions in an OpenTelemetry export, or the tool_tokens an agent sent with its decisions",
   "recorded-drops":
     "sized from the recorded dropped_tokens of decisions that dropped them (each decision's estimate shared evenly among the tools it dropped)",
   catalog:
@@ -577,7 +577,7 @@ export function prepareTokenSources(sizes: readonly ToolSizeEstimate[]): TokenSo
 }
 
 export const TOKEN_SOURCE_LABELS: Record<TokenSource, string> = {
-  otlp: "OpenTelemetry definition",
+  otlp: "reported size",
   "recorded-drops": "recorded dropped_tokens",
   catalog: "candidate catalogue",
   unknown: "unknown",
