@@ -108,6 +108,10 @@ const ROUTES: Record<string, Route> = {
     url: "/backtests",
     otherTenant: `/backtests?tenant=${tenantB}`,
   },
+  "(dashboard)/backtests/new/page.tsx": {
+    url: "/backtests/new",
+    otherTenant: { none: "offers only the tenants the user maintains; others get 404" },
+  },
   "(dashboard)/backtests/[backtestId]/page.tsx": {
     url: `/backtests/${backtestA}`,
     otherTenant: `/backtests/${backtestB}`,

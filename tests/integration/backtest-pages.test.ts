@@ -1,6 +1,6 @@
 /**
- * Backtests from the pages: cancelling through the function the server action calls (the
- * viewer passed in: who may, the audit rows), and
+ * Backtests from the pages: starting and cancelling through the functions the server actions
+ * call (the viewer passed in: who may, which fields are refused and why, the audit rows), and
  * over real HTTP a finished backtest's page and its CSV downloads (per tool in the page's
  * order, per role and arm), with the access check: anonymous 401, another tenant's 404.
  *
@@ -11,13 +11,15 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Viewer } from "@/lib/auth/access";
-import { cancelBacktestAs } from "@/lib/auth/backtest-management";
+import { cancelBacktestAs, startBacktestAs } from "@/lib/auth/backtest-management";
+import { readBacktestConfig } from "@/lib/backtest/config";
 import {
   type ArmSums,
   BACKTEST_NOTES,
   type BacktestNoteCounts,
   type BacktestResult,
 } from "@/lib/backtest/types";
+import { storeRoutingConfig } from "@/lib/configs/store";
 import { createApiKey } from "@/lib/keys";
 import type { TenantRole } from "@/lib/schemas/accounts";
 import { createTestUser, type SignedIn, signedInUser } from "../support/accounts";
@@ -56,6 +58,16 @@ const CANDIDATE = {
   roleTools: { action: ["search_docs", "create_ticket"] },
   alwaysInclude: ["hydrate_context"],
 };
+
+const startFields = (overrides: Record<string, string | string[]> = {}) => ({
+  tenant: tenantA,
+  window: "24h",
+  candidateSource: "pasted",
+  candidateJson: JSON.stringify(CANDIDATE),
+  baselineSource: "recorded",
+  thresholdPercent: "1",
+  ...overrides,
+});
 
 const ZERO: ArmSums = {
   decisions: 0,
@@ -191,6 +203,123 @@ afterAll(async () => {
   await deleteTenantRows(db, tenantA);
   await deleteTenantRows(db, tenantB);
   await db.end();
+});
+
+describe("starting a backtest", () => {
+  it("a maintainer starts one with a pasted config; it is stored queued and audited", async () => {
+    const before = Date.now();
+    const state = await startBacktestAs(maintainerA, form(startFields({ roles: ["action"] })));
+    expect(state.fieldErrors).toBeUndefined();
+    expect(state.error).toBeUndefined();
+    expect(state.backtestId).toMatch(/^[0-9a-f-]{36}$/);
+    const { rows } = await db.query(
+      `SELECT tenant_id, roles, state, candidate, baseline, created_by,
+              extract(epoch FROM window_to - window_from)::int AS seconds, window_to
+         FROM backtests WHERE id = $1`,
+      [state.backtestId],
+    );
+    expect(rows[0]).toMatchObject({
+      tenant_id: tenantA,
+      roles: ["action"],
+      state: "queued",
+      candidate: CANDIDATE,
+      baseline: null,
+      created_by: maintainerA.userId,
+      seconds: 86_400,
+    });
+    expect(new Date(rows[0].window_to).getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    expect(await auditRows("backtest-started", tenantA)).toEqual([
+      { actor_email: maintainerA.email, target: state.backtestId },
+    ]);
+  });
+
+  it("takes the candidate from the tenant's stored configs, and the baseline too", async () => {
+    const stored = { roleTools: { action: ["search_docs"] }, alwaysInclude: ["hydrate_context"] };
+    const read = readBacktestConfig(stored);
+    if (!read.ok) throw new Error(read.error);
+    const saved = await storeRoutingConfig({
+      tenant: tenantA,
+      config: stored,
+      configVersion: read.version,
+      author: { kind: "system", name: "test" },
+    });
+    expect(saved.status).toBe("saved");
+    const state = await startBacktestAs(
+      maintainerA,
+      form(
+        startFields({
+          candidateSource: "stored",
+          candidateVersion: read.version,
+          baselineSource: "pasted",
+          baselineJson: JSON.stringify(CANDIDATE),
+        }),
+      ),
+    );
+    expect(state.fieldErrors).toBeUndefined();
+    const { rows } = await db.query(
+      "SELECT candidate, candidate_version, baseline, baseline_version FROM backtests WHERE id = $1",
+      [state.backtestId],
+    );
+    const baseline = readBacktestConfig(CANDIDATE);
+    expect(rows[0]).toEqual({
+      candidate: stored,
+      candidate_version: read.version,
+      baseline: CANDIDATE,
+      baseline_version: baseline.ok ? baseline.version : "",
+    });
+  });
+
+  it("refuses a viewer, and a tenant the maintainer does not maintain, by the tenant field", async () => {
+    const viewer = await startBacktestAs(viewerA, form(startFields()));
+    expect(viewer.fieldErrors?.tenant).toMatch(/pick a tenant you maintain/);
+    const other = await startBacktestAs(maintainerA, form(startFields({ tenant: tenantB })));
+    expect(other.fieldErrors?.tenant).toMatch(/pick a tenant you maintain/);
+    expect(other.backtestId).toBeUndefined();
+  });
+
+  it("names the field and the rule of every refusal, and keeps what was typed", async () => {
+    const notJson = await startBacktestAs(
+      maintainerA,
+      form(startFields({ candidateJson: "{roleTools:" })),
+    );
+    expect(notJson.fieldErrors?.candidateJson).toMatch(/^Candidate: not valid JSON/);
+    expect(notJson.values?.candidateJson).toBe("{roleTools:");
+
+    const badConfig = await startBacktestAs(
+      maintainerA,
+      form(
+        startFields({ candidateJson: JSON.stringify({ roleTools: { action: "search_docs" } }) }),
+      ),
+    );
+    expect(badConfig.fieldErrors?.candidateJson).toMatch(/^Candidate: .*roleTools/);
+
+    const tooLong = await startBacktestAs(
+      maintainerA,
+      form(
+        startFields({
+          window: "custom",
+          from: "2026-01-01T00:00:00Z",
+          to: "2026-02-15T00:00:00Z",
+        }),
+      ),
+    );
+    expect(tooLong.fieldErrors?.to).toBe("the window must be at most 30 days");
+
+    const noBounds = await startBacktestAs(maintainerA, form(startFields({ window: "custom" })));
+    expect(noBounds.fieldErrors?.from).toMatch(/^From is required/);
+
+    const noStored = await startBacktestAs(
+      maintainerA,
+      form(startFields({ candidateSource: "stored", candidateVersion: "no-such-version" })),
+    );
+    expect(noStored.fieldErrors?.candidateVersion).toMatch(/no stored config/);
+
+    const threshold = await startBacktestAs(
+      maintainerA,
+      form(startFields({ thresholdPercent: "80" })),
+    );
+    expect(threshold.fieldErrors?.thresholdPercent).toMatch(/at most 50/);
+  });
 });
 
 describe("cancelling a backtest", () => {

@@ -12,6 +12,9 @@ import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard
 
 export const metadata: Metadata = { title: "Backtests" };
 
+/** Backtests listed, newest first. */
+const BACKTESTS_LISTED = 50;
+
 /** The backtests of the viewer's tenants (SPEC §10), newest first. */
 export default async function BacktestsPage({
   searchParams,
@@ -21,7 +24,10 @@ export default async function BacktestsPage({
   const search = parseSearchParams(backtestsSearchSchema, await searchParams);
   const viewer = await requireViewer();
   const scope = scopeForTenant(viewer, search.tenant);
-  const backtests = await listBacktests(scope, { tenantId: search.tenant });
+  const backtests = await listBacktests(scope, {
+    tenantId: search.tenant,
+    limit: BACKTESTS_LISTED,
+  });
   const sums = await listCandidateSums(
     scope,
     backtests.filter((backtest) => backtest.state === "done").map((backtest) => backtest.id),
@@ -57,6 +63,9 @@ export default async function BacktestsPage({
         </p>
       ) : null}
       <BacktestsTable rows={prepareBacktestRows(backtests, sums, (id) => backtestHref(id))} />
+      {backtests.length >= BACKTESTS_LISTED ? (
+        <p className="small muted">The {BACKTESTS_LISTED} newest backtests are listed.</p>
+      ) : null}
     </>
   );
 }
