@@ -3,7 +3,9 @@
  * that sessions can be signed (ROUTELENS_AUTH_SECRET) and stops at once with the fix when not;
  * on an instance without users it prints a one-time setup token: every page sends visitors to
  * `/setup`, which asks for it. Every server also starts the alert evaluator and delivery jobs
- * (lib/alerts/runner.ts) unless ROUTELENS_ALERTS=0, and stops them when told to stop.
+ * (lib/alerts/runner.ts) unless ROUTELENS_ALERTS=0 and the backtest worker
+ * (lib/backtest/runner.ts) unless ROUTELENS_BACKTESTS=0, on one job queue (lib/jobs/queue.ts),
+ * and stops them when told to stop.
  */
 export async function registerNode() {
   if (process.env.NEXT_PHASE === "phase-production-build") return;
@@ -16,23 +18,34 @@ export async function registerNode() {
     }
     await announceSetupToken();
   }
-  await startAlertsInBackground();
+  await startJobsInBackground();
 }
 
-async function startAlertsInBackground() {
+async function startJobsInBackground() {
   const { env } = await import("@/lib/env");
-  if (!env().ROUTELENS_ALERTS || !env().DATABASE_URL) return;
-  const { startAlerts, stopAlerts } = await import("@/lib/alerts/runner");
-  // Not awaited: the server answers while the job queue connects; a failure is logged.
-  startAlerts().catch((error: unknown) => {
+  const { ROUTELENS_ALERTS, ROUTELENS_BACKTESTS, DATABASE_URL } = env();
+  if (!DATABASE_URL || (!ROUTELENS_ALERTS && !ROUTELENS_BACKTESTS)) return;
+  const { stopJobQueue } = await import("@/lib/jobs/queue");
+  const report = (what: string) => (error: unknown) => {
     console.error(
-      "[routelens] alerts did not start:",
+      `[routelens] ${what} did not start:`,
       error instanceof Error ? error.message : error,
     );
-  });
+  };
+  // Not awaited: the server answers while the job queue connects; a failure is logged.
+  if (ROUTELENS_ALERTS) {
+    const { startAlerts, stopAlerts } = await import("@/lib/alerts/runner");
+    startAlerts().catch(report("alerts"));
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, stopAlerts);
+  }
+  if (ROUTELENS_BACKTESTS) {
+    const { startBacktests, stopBacktests } = await import("@/lib/backtest/runner");
+    startBacktests().catch(report("backtests"));
+    for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, stopBacktests);
+  }
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      stopAlerts().catch(() => {});
+      stopJobQueue().catch(() => {});
     });
   }
 }

@@ -54,7 +54,8 @@ export default defineConfig({
     stdout: "ignore",
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-    // Alert rules are evaluated every 2 s instead of every minute (e2e/alerts.spec.ts).
-    env: { ROUTELENS_ALERTS: "1", ROUTELENS_ALERTS_SLOT_MS: "2000" },
+    // Alert rules are evaluated every 2 s instead of every minute (e2e/alerts.spec.ts); the
+    // server runs the backtests started from the pages.
+    env: { ROUTELENS_ALERTS: "1", ROUTELENS_ALERTS_SLOT_MS: "2000", ROUTELENS_BACKTESTS: "1" },
   },
 });

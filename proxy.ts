@@ -7,14 +7,20 @@
  * - **Anonymous requests** to anything but the public paths are refused here without touching
  *   the database: pages redirect to `/sign-in`, APIs answer 401. This only looks for a session
  *   cookie; whether the session is valid, and which tenants it reads, is checked by the pages
- *   and routes themselves (`lib/auth/access.ts`).
+ *   and routes themselves (`lib/auth/access.ts`). The configs API also takes an API key: a
+ *   request to it with an `Authorization` header goes on to the route, which checks the key.
  * - **Run trace paths** that are not valid percent-encoding (`/runs/%`, `/runs/%ZZ`) name no
  *   run; Next.js would fail to decode the `[runId]` parameter and answer 500. They get the
  *   app's ordinary 404 page instead.
  */
 import { getSessionCookie } from "better-auth/cookies";
 import { type NextRequest, NextResponse } from "next/server";
-import { isPublicPath, REQUEST_PATH_HEADER, SESSION_COOKIE_PREFIX } from "@/lib/auth/paths";
+import {
+  acceptsApiKey,
+  isPublicPath,
+  REQUEST_PATH_HEADER,
+  SESSION_COOKIE_PREFIX,
+} from "@/lib/auth/paths";
 import {
   contentSecurityPolicy,
   SECURITY_HEADERS,
@@ -59,6 +65,7 @@ export function proxy(request: NextRequest) {
 
   if (
     !isPublicPath(pathname) &&
+    !(acceptsApiKey(pathname) && request.headers.has("authorization")) &&
     !getSessionCookie(request, { cookiePrefix: SESSION_COOKIE_PREFIX })
   ) {
     if (pathname.startsWith("/api/")) {

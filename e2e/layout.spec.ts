@@ -153,6 +153,8 @@ const PAGES = [
   { name: "tools", path: `/tools?tenant=${TENANT}`, ready: "[data-testid=tools-table]" },
   { name: "alerts", path: "/alerts", ready: "[data-testid=rules-table]" },
   { name: "alert rule", path: `/alerts/${RULE}`, ready: "[data-testid=deliveries-table]" },
+  { name: "backtests", path: "/backtests", ready: "[data-testid=backtests-table]" },
+  { name: "new backtest", path: "/backtests/new", ready: "[data-testid=backtest-form]" },
 ];
 
 for (const { name, path, ready } of PAGES) {

@@ -95,6 +95,9 @@ const envSchema = z.object({
   // (pg-boss makes them run once between them). 0 turns them off in this process; the servers
   // tests start set 0 unless a test asks for alerts.
   ROUTELENS_ALERTS: booleanFlag.default(true),
+  // Backtests (docs/BACKTESTS.md) run in every server process unless 0 (one at a time per
+  // process; pg-boss runs each once between them).
+  ROUTELENS_BACKTESTS: booleanFlag.default(true),
   // Test-only: the length of an evaluated slot. 60000 (a minute, driven by a pg-boss cron
   // schedule) outside tests; tests set a few seconds so minutes pass in seconds.
   ROUTELENS_ALERTS_SLOT_MS: z.coerce

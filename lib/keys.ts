@@ -1,10 +1,15 @@
 /**
  * Tenants and their API keys. A key is shown once, when it is created; the database keeps
  * only its SHA-256 hash and a short prefix that identifies it in lists and for revocation.
+ *
+ * A key has one scope: `ingest` keys send events (and nothing else); `configs` keys read and
+ * change their tenant's routing configuration through `/api/configs/<tenant>` (for CI
+ * pipelines) and cannot ingest. Only a tenant's maintainers and admins create keys.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { TenantScope } from "@/lib/auth/scope";
 import { getPool, getPrisma } from "@/lib/db/client";
+import type { ApiKeyScope } from "@/lib/schemas/accounts";
 import { tenantIdSchema } from "@/lib/schemas/tenant";
 
 const KEY_PREFIX_LENGTH = 12;
@@ -17,6 +22,7 @@ export interface CreatedKey {
   key: string;
   prefix: string;
   tenantId: string;
+  scope: ApiKeyScope;
 }
 
 /** A new random key with what the database keeps of it: its prefix and hash. */
@@ -35,7 +41,13 @@ export async function createApiKey(
     label,
     isDemo = false,
     createdBy = null,
-  }: { label?: string | undefined; isDemo?: boolean; createdBy?: string | null } = {},
+    scope = "ingest",
+  }: {
+    label?: string | undefined;
+    isDemo?: boolean;
+    createdBy?: string | null;
+    scope?: ApiKeyScope;
+  } = {},
 ): Promise<CreatedKey> {
   const tenant = tenantIdSchema.parse(tenantId);
   const { key, prefix, hash } = generateApiKey();
@@ -47,15 +59,17 @@ export async function createApiKey(
       update: {},
     }),
     prisma.apiKey.create({
-      data: { id: randomUUID(), tenantId: tenant, prefix, hash, label, createdBy },
+      data: { id: randomUUID(), tenantId: tenant, prefix, hash, label, createdBy, scope },
     }),
   ]);
-  return { key, prefix, tenantId: tenant };
+  return { key, prefix, tenantId: tenant, scope };
 }
 
 export interface ApiKeySummary {
   prefix: string;
   tenantId: string;
+  /** What the key may do: `ingest` or `configs`. */
+  scope: string;
   label: string | null;
   createdAt: Date;
   revokedAt: Date | null;
@@ -65,6 +79,7 @@ export interface ApiKeySummary {
 const SUMMARY_FIELDS = {
   prefix: true,
   tenantId: true,
+  scope: true,
   label: true,
   createdAt: true,
   revokedAt: true,
@@ -169,13 +184,17 @@ export async function revokeApiKey(prefixOrKey: string): Promise<ApiKeySummary> 
   });
 }
 
-/** The tenant an active key belongs to, or null. Reads the database every time, so a revoked key is refused at once. */
+/**
+ * The tenant an active ingest key belongs to, or null (also for a `configs` key). Reads the
+ * database every time, so a revoked key is refused at once.
+ */
 export async function authenticateApiKey(key: string): Promise<string | null> {
   if (!key.startsWith("rl_") || key.length > 200) return null;
   // One round trip: find the active key, and record its use at most once a minute.
   const { rows } = await getPool().query<{ tenant_id: string }>(
     `WITH found AS (
-       SELECT id, tenant_id, last_used_at FROM api_keys WHERE hash = $1 AND revoked_at IS NULL
+       SELECT id, tenant_id, last_used_at FROM api_keys
+        WHERE hash = $1 AND revoked_at IS NULL AND scope = 'ingest'
      ),
      touched AS (
        UPDATE api_keys SET last_used_at = now()
@@ -187,4 +206,35 @@ export async function authenticateApiKey(key: string): Promise<string | null> {
     [hashApiKey(key)],
   );
   return rows[0]?.tenant_id ?? null;
+}
+
+/** An active key as the configs API sees it. */
+export interface AuthenticatedKey {
+  id: string;
+  tenantId: string;
+  prefix: string;
+  scope: string;
+}
+
+/**
+ * The active key `key` is, whatever its scope (the caller decides what the scope allows), or
+ * null. Records its use at most once a minute, like ingest.
+ */
+export async function findActiveApiKey(key: string): Promise<AuthenticatedKey | null> {
+  if (!key.startsWith("rl_") || key.length > 200) return null;
+  const { rows } = await getPool().query<AuthenticatedKey>(
+    `WITH found AS (
+       SELECT id, tenant_id, prefix, scope, last_used_at FROM api_keys
+        WHERE hash = $1 AND revoked_at IS NULL
+     ),
+     touched AS (
+       UPDATE api_keys SET last_used_at = now()
+         FROM found
+        WHERE api_keys.id = found.id
+          AND (found.last_used_at IS NULL OR found.last_used_at < now() - interval '1 minute')
+     )
+     SELECT id, tenant_id AS "tenantId", prefix, scope FROM found`,
+    [hashApiKey(key)],
+  );
+  return rows[0] ?? null;
 }

@@ -1,38 +1,49 @@
 /**
- * `npm run keys -- create <tenant> [--label text]` · `npm run keys -- list` ·
- * `npm run keys -- revoke <key-prefix>`
+ * `npm run keys -- create <tenant> [--label text] [--scope ingest|configs]` ·
+ * `npm run keys -- list` · `npm run keys -- revoke <key-prefix>`
+ *
+ * `--scope configs` makes a key for CI pipelines that read and change the tenant's routing
+ * configs (`/api/configs/<tenant>`); it cannot send events. The default is an ingest key.
  *
  * `create` prints the new key alone on the last line of stdout, so scripts can capture it
  * with `tail -n 1`.
  */
 import { createApiKey, KeyNotFoundError, listApiKeys, revokeApiKey } from "@/lib/keys";
+import { type ApiKeyScope, apiKeyScopeSchema } from "@/lib/schemas/accounts";
 import { failUsage, parseCommandLine } from "./lib/command-line";
 import { runDatabaseCommand } from "./lib/database-command";
 
 const USAGE = `usage:
-  npm run keys -- create <tenant> [--label <text>]
+  npm run keys -- create <tenant> [--label <text>] [--scope ingest|configs]
   npm run keys -- list
   npm run keys -- revoke <key-prefix>`;
 
 type KeysCommand =
-  | { name: "create"; tenant: string; label: string | undefined }
+  | { name: "create"; tenant: string; label: string | undefined; scope: ApiKeyScope }
   | { name: "list" }
   | { name: "revoke"; prefix: string };
 
 /** The command line, checked before any database is opened. */
 function readCommand(): KeysCommand {
-  const { values, positionals } = parseCommandLine({ label: { type: "string" } }, USAGE, {
-    allowPositionals: true,
-  });
+  const { values, positionals } = parseCommandLine(
+    { label: { type: "string" }, scope: { type: "string" } },
+    USAGE,
+    { allowPositionals: true },
+  );
   const [command, target, ...extra] = positionals;
   if (extra.length > 0) failUsage(`unexpected argument "${extra[0]}"\n${USAGE}`);
   if (values.label !== undefined && command !== "create") {
     failUsage(`--label applies to create only\n${USAGE}`);
   }
+  if (values.scope !== undefined && command !== "create") {
+    failUsage(`--scope applies to create only\n${USAGE}`);
+  }
+  const scope = apiKeyScopeSchema.safeParse(values.scope ?? "ingest");
+  if (!scope.success) failUsage(`--scope must be ingest or configs\n${USAGE}`);
   switch (command) {
     case "create":
       if (!target) failUsage(`create: missing <tenant>\n${USAGE}`);
-      return { name: "create", tenant: target, label: values.label };
+      return { name: "create", tenant: target, label: values.label, scope: scope.data };
     case "list":
       if (target) failUsage(`unexpected argument "${target}"\n${USAGE}`);
       return { name: "list" };
@@ -47,8 +58,15 @@ function readCommand(): KeysCommand {
 async function main(command: KeysCommand) {
   switch (command.name) {
     case "create": {
-      const created = await createApiKey(command.tenant, { label: command.label });
-      console.log(`Created key ${created.prefix}… for tenant ${created.tenantId}.`);
+      const created = await createApiKey(command.tenant, {
+        label: command.label,
+        scope: command.scope,
+      });
+      const use =
+        created.scope === "configs"
+          ? " (configs: for /api/configs/<tenant>; it cannot ingest)"
+          : "";
+      console.log(`Created key ${created.prefix}… for tenant ${created.tenantId}${use}.`);
       console.log("It is shown once; store it now. Send it as: Authorization: Bearer <key>");
       console.log(created.key);
       return;
@@ -63,7 +81,7 @@ async function main(command: KeysCommand) {
         const state = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active";
         const used = key.lastUsedAt ? `last used ${key.lastUsedAt.toISOString()}` : "never used";
         console.log(
-          `${key.prefix}  ${key.tenantId}  ${state}  created ${key.createdAt.toISOString()}  ${used}${key.label ? `  ${key.label}` : ""}`,
+          `${key.prefix}  ${key.tenantId}  ${key.scope}  ${state}  created ${key.createdAt.toISOString()}  ${used}${key.label ? `  ${key.label}` : ""}`,
         );
       }
       return;

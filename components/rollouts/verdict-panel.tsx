@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { formatCount } from "@/lib/dashboard/format";
 import type { HarmfulDropExample, ToolHarmRow } from "@/lib/rollouts/types";
 import { harmfulDropExampleHref } from "@/lib/rollouts/url";
@@ -25,6 +26,10 @@ const HEADLINE_CLASS: Record<Verdict["status"], string> = {
   "no-outcomes": styles.headlinePending ?? "",
 };
 
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** The two checks behind the verdict, each passed or failed. */
 function VerdictChecks({ checks }: { checks: Verdict["checks"] }) {
   return (
@@ -50,7 +55,7 @@ function VerdictFigures({ verdict }: { verdict: Verdict }) {
   return (
     <dl className={styles.figures}>
       <div>
-        <dt>Harmful-drop rate (observe)</dt>
+        <dt>{verdict.wording.rateLabel}</dt>
         <dd data-testid="verdict-rate">{verdict.display.rate}</dd>
       </div>
       <div>
@@ -66,7 +71,7 @@ function VerdictFigures({ verdict }: { verdict: Verdict }) {
         <dd data-testid="verdict-minimum">{formatCount(verdict.minimumOutcomes)} outcomes</dd>
       </div>
       <div>
-        <dt>Observe decisions with an outcome</dt>
+        <dt>{capitalise(verdict.wording.decisions)} with an outcome</dt>
         <dd>
           {formatCount(verdict.outcomes)} of {formatCount(verdict.decisions)} (
           {verdict.display.coverage})
@@ -80,11 +85,11 @@ function VerdictFigures({ verdict }: { verdict: Verdict }) {
 function VerdictRule({ verdict }: { verdict: Verdict }) {
   return (
     <p className="muted small">
-      Safe to enforce means: at least {formatCount(verdict.minimumOutcomes)} observe decisions with
-      a reported outcome, and the 95% upper bound of the harmful-drop rate below{" "}
-      {verdict.display.threshold}. {formatCount(verdict.minimumOutcomes)} is the smallest sample for
-      which even zero harmful drops put that bound below {verdict.display.threshold}; with fewer, no
-      sample could show the rate is low enough.
+      Safe to enforce means: at least {formatCount(verdict.minimumOutcomes)}{" "}
+      {verdict.wording.decisions} with a reported outcome, and the 95% upper bound of the
+      harmful-drop rate below {verdict.display.threshold}. {formatCount(verdict.minimumOutcomes)} is
+      the smallest sample for which even zero harmful drops put that bound below{" "}
+      {verdict.display.threshold}; with fewer, no sample could show the rate is low enough.
       {verdict.outcomeCoverage !== null && verdict.outcomeCoverage < 1
         ? " Only decisions that reported a tool_call_outcome count; if outcomes are reported for a biased subset of decisions, so is this rate."
         : ""}
@@ -141,6 +146,42 @@ function HarmfulTools({ tools, runsHref }: { tools: HarmfulToolLine[]; runsHref:
   );
 }
 
+/**
+ * A verdict as a panel: `intro` says what was judged, then the answer, the two checks behind
+ * it, the figures and the rule; `children` follow (what broke).
+ */
+export function VerdictCard({
+  verdict,
+  intro,
+  titleId = "verdict-title",
+  testId = "verdict",
+  children,
+}: {
+  verdict: Verdict;
+  intro: ReactNode;
+  titleId?: string;
+  testId?: string;
+  children?: ReactNode;
+}) {
+  return (
+    <section
+      className={`panel ${styles.verdict} ${PANEL_CLASS[verdict.status]}`}
+      aria-labelledby={titleId}
+      data-testid={testId}
+      data-status={verdict.status}
+    >
+      <p className="muted small">{intro}</p>
+      <h2 id={titleId} className={`${styles.headline} ${HEADLINE_CLASS[verdict.status]}`}>
+        {verdict.headline}
+      </h2>
+      <VerdictChecks checks={verdict.checks} />
+      <VerdictFigures verdict={verdict} />
+      <VerdictRule verdict={verdict} />
+      {children}
+    </section>
+  );
+}
+
 /** The observe-traffic verdict: the answer, the two checks behind it, and what broke. */
 export function VerdictPanel({
   verdict,
@@ -156,20 +197,8 @@ export function VerdictPanel({
   runsHref: string;
 }) {
   return (
-    <section
-      className={`panel ${styles.verdict} ${PANEL_CLASS[verdict.status]}`}
-      aria-labelledby="verdict-title"
-      data-testid="verdict"
-      data-status={verdict.status}
-    >
-      <p className="muted small">Verdict on observe traffic of {scope}</p>
-      <h2 id="verdict-title" className={`${styles.headline} ${HEADLINE_CLASS[verdict.status]}`}>
-        {verdict.headline}
-      </h2>
-      <VerdictChecks checks={verdict.checks} />
-      <VerdictFigures verdict={verdict} />
-      <VerdictRule verdict={verdict} />
+    <VerdictCard verdict={verdict} intro={`Verdict on observe traffic of ${scope}`}>
       <HarmfulTools tools={tools} runsHref={runsHref} />
-    </section>
+    </VerdictCard>
   );
 }

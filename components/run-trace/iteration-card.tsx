@@ -104,7 +104,7 @@ function RoutedMeta({ view }: { view: IterationView }) {
   );
 }
 
-function WarningList({ warnings }: { warnings: WarningView[] }) {
+export function WarningList({ warnings }: { warnings: WarningView[] }) {
   if (warnings.length === 0) return null;
   return (
     <ul className="warning-list" aria-label="Warnings">
@@ -139,7 +139,7 @@ function PaletteSize({ view }: { view: IterationView }) {
   );
 }
 
-function CalledToolList({ called }: { called: CalledTool[] }) {
+export function CalledToolList({ called }: { called: CalledTool[] }) {
   if (called.length === 0) return <p className="muted">No tool was called.</p>;
   return (
     <ul className="tool-list">
@@ -187,7 +187,7 @@ function stageRowClass(stage: StageView): string | undefined {
   return undefined;
 }
 
-function StageRow({ stage }: { stage: StageView }) {
+function StageRow({ stage, compact }: { stage: StageView; compact: boolean }) {
   return (
     <tr className={stageRowClass(stage)}>
       <th scope="row">{stage.stage}</th>
@@ -198,9 +198,11 @@ function StageRow({ stage }: { stage: StageView }) {
       <td className="num">
         {stage.sizeBefore} → {stage.sizeAfter}
       </td>
-      <td>
-        <ToolNames names={stage.kept} tone="kept" />
-      </td>
+      {compact ? null : (
+        <td>
+          <ToolNames names={stage.kept} tone="kept" />
+        </td>
+      )}
       <td>
         <ToolNames names={stage.dropped} tone="dropped" />
       </td>
@@ -225,8 +227,17 @@ function StageRow({ stage }: { stage: StageView }) {
   );
 }
 
-/** Each stage of the trace: what it kept, dropped, added and reinstated, and why. */
-function StageTable({ stages }: { stages: StageView[] }) {
+/**
+ * Each stage of the trace: what it kept, dropped, added and reinstated, and why. `compact`
+ * leaves the kept names out (the size column still counts them), for two tables side by side.
+ */
+export function StageTable({
+  stages,
+  compact = false,
+}: {
+  stages: StageView[];
+  compact?: boolean;
+}) {
   if (stages.length === 0) return <p className="muted">The decision carried no stage records.</p>;
   return (
     <div className="table-scroll">
@@ -238,7 +249,7 @@ function StageTable({ stages }: { stages: StageView[] }) {
             <th scope="col" className="num">
               Size
             </th>
-            <th scope="col">Kept</th>
+            {compact ? null : <th scope="col">Kept</th>}
             <th scope="col">Dropped</th>
             <th scope="col">Added</th>
             <th scope="col">Reinstated</th>
@@ -247,7 +258,7 @@ function StageTable({ stages }: { stages: StageView[] }) {
         </thead>
         <tbody>
           {stages.map((stage) => (
-            <StageRow key={stage.index} stage={stage} />
+            <StageRow key={stage.index} stage={stage} compact={compact} />
           ))}
         </tbody>
       </table>

@@ -4,6 +4,7 @@ import { useActionState } from "react";
 import { describedBy, FieldError, FormError } from "@/components/auth/field-error";
 import { EMPTY_FORM_STATE } from "@/lib/auth/form-state";
 import { createKey } from "@/lib/auth/key-actions";
+import { API_KEY_SCOPE_TEXT, API_KEY_SCOPES } from "@/lib/schemas/accounts";
 import { NewKeyBox } from "./new-key-box";
 
 interface Props {
@@ -16,7 +17,10 @@ interface Props {
 const TENANT_LIST_ID = "key-tenant-choices";
 const TENANT_HINT_ID = "key-tenant-hint";
 
-/** Creates an ingest key for one of the viewer's tenants; the key is shown once below. */
+/**
+ * Creates a key for one of the viewer's tenants: an ingest key, or a configs key for a CI
+ * pipeline that changes the tenant's routing configs. The key is shown once below.
+ */
 export function CreateKeyForm({ tenants, canCreateTenant }: Props) {
   const [state, action, pending] = useActionState(createKey, EMPTY_FORM_STATE);
   const tenantProblem = describedBy(state, "tenant");
@@ -82,6 +86,22 @@ export function CreateKeyForm({ tenants, canCreateTenant }: Props) {
           />
           <FieldError state={state} name="label" />
         </label>
+        <div className="field">
+          <label htmlFor="key-scope">Use</label>
+          <select
+            id="key-scope"
+            name="scope"
+            defaultValue={state.values?.scope ?? "ingest"}
+            {...describedBy(state, "scope")}
+          >
+            {API_KEY_SCOPES.map((scope) => (
+              <option key={scope} value={scope}>
+                {scope}: {API_KEY_SCOPE_TEXT[scope]}
+              </option>
+            ))}
+          </select>
+          <FieldError state={state} name="scope" />
+        </div>
         <button type="submit" className="button button-primary" disabled={pending}>
           {pending ? "Creating…" : "Create key"}
         </button>

@@ -20,6 +20,11 @@ export const keysColumns = column.columns([
     cell: (info) => <span className="mono">{info.getValue()}…</span>,
     meta: { description: "The start of the key; the key itself is never stored" },
   }),
+  column.accessor("scope", {
+    header: "Use",
+    cell: (info) => <span className="badge">{info.getValue()}</span>,
+    meta: { description: "ingest: sends events; configs: changes routing configs (CI)" },
+  }),
   column.accessor("label", {
     header: "Label",
     cell: (info) => info.getValue() ?? <span className="muted">—</span>,

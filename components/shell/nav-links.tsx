@@ -8,6 +8,8 @@ const LINKS = [
   { href: "/runs", label: "Runs" },
   { href: "/rollouts", label: "Rollouts" },
   { href: "/tools", label: "Tools" },
+  { href: "/backtests", label: "Backtests" },
+  { href: "/configs", label: "Configs" },
   { href: "/alerts", label: "Alerts" },
   { href: "/settings", label: "Settings" },
 ] as const;

@@ -1,6 +1,6 @@
 /**
- * Runs alerts in a server process: the evaluation every minute and the delivery jobs, on
- * pg-boss (a job queue kept in this PostgreSQL, schema `pgboss`, created at first start).
+ * Runs alerts in a server process: the evaluation every minute and the delivery jobs, on the
+ * process's pg-boss job queue (`lib/jobs/queue.ts`, shared with the backtests).
  *
  * - Evaluation: a pg-boss cron schedule (`* * * * *`, UTC) creates one job per minute across
  *   every server process (pg-boss files each occurrence under one key), and one worker takes
@@ -12,19 +12,21 @@
  *   whose job was lost (a crash between the commit and the send) is still sent.
  *
  * Started by `instrumentation.ts` in `npm run dev` and `npm start` (unless ROUTELENS_ALERTS=0);
- * nothing else starts it. `stopAlerts()` asks running jobs to finish (up to 5 seconds); Next.js may
- * end the process sooner, which the evaluator's transactions and the delivery claims make safe.
+ * nothing else starts it. Stopping the job queue (`stopJobQueue()`) asks running jobs to finish
+ * (up to 5 seconds); Next.js may end the process sooner, which the evaluator's transactions and
+ * the delivery claims make safe.
  *
  * Tests set ROUTELENS_ALERTS_SLOT_MS to a few seconds: pg-boss cron runs at minute resolution,
  * so then each process sends an evaluation job per slot itself (one job per slot: a singleton
  * key) instead of the schedule.
  */
 import "server-only";
-import { PgBoss } from "pg-boss";
+import type { PgBoss } from "pg-boss";
 import { attemptDelivery, dueDeliveries } from "@/lib/alerts/delivery";
 import { evaluateRules } from "@/lib/alerts/evaluator";
 import { publicBaseUrl } from "@/lib/alerts/payload";
 import { env } from "@/lib/env";
+import { runningJobQueue, startJobQueue } from "@/lib/jobs/queue";
 
 export const EVALUATE_QUEUE = "routelens-alerts-evaluate";
 export const DELIVER_QUEUE = "routelens-alerts-deliver";
@@ -32,9 +34,7 @@ export const DELIVER_QUEUE = "routelens-alerts-deliver";
 const MAX_CATCH_UP_MINUTES = 60;
 
 interface Runner {
-  boss: PgBoss;
   timer: NodeJS.Timeout | null;
-  stopping: Promise<void> | null;
 }
 
 const globalForAlerts = globalThis as unknown as { routelensAlerts?: Runner };
@@ -46,7 +46,6 @@ function settings() {
     timeoutMs: e.ROUTELENS_ALERTS_TIMEOUT_MS,
     retryBaseMs: e.ROUTELENS_ALERTS_RETRY_BASE_MS,
     baseUrl: publicBaseUrl(e.ROUTELENS_URL, e.PORT),
-    databaseUrl: e.DATABASE_URL,
   };
 }
 
@@ -83,25 +82,11 @@ async function runDelivery(boss: PgBoss, id: string): Promise<void> {
 /** Starts the evaluator and the delivery workers in this process (once). */
 export async function startAlerts(): Promise<void> {
   if (globalForAlerts.routelensAlerts) return;
-  const { slotMs, databaseUrl } = settings();
-  if (!databaseUrl) throw new Error("DATABASE_URL is not set: alerts need the database");
+  const { slotMs } = settings();
   const testSlots = slotMs < 60_000;
-  const boss = new PgBoss({
-    connectionString: databaseUrl,
-    schema: "pgboss",
-    max: 4,
-    application_name: "routelens-alerts",
-    // Cron occurrences are picked up within ~10 s of the minute: part of the delay from a
-    // threshold crossing to the webhook call (docs/ALERTS.md).
-    cronMonitorIntervalSeconds: 10,
-    cronWorkerIntervalSeconds: 2,
-  });
-  boss.on("error", (error: unknown) => {
-    console.error("[routelens] alerts job queue:", error instanceof Error ? error.message : error);
-  });
-  const runner: Runner = { boss, timer: null, stopping: null };
+  const runner: Runner = { timer: null };
   globalForAlerts.routelensAlerts = runner;
-  await boss.start();
+  const boss = await startJobQueue();
   await boss.createQueue(EVALUATE_QUEUE, { retryLimit: 0, expireInSeconds: 300 });
   await boss.createQueue(DELIVER_QUEUE, { retryLimit: 0, expireInSeconds: 120 });
   const polling = testSlots ? 0.5 : 2;
@@ -131,18 +116,16 @@ export async function startAlerts(): Promise<void> {
   }
 }
 
-/** Stops this process's workers, letting running jobs finish for up to 5 seconds. */
-export async function stopAlerts(): Promise<void> {
+/** Stops this process's test-slot timer; the workers stop with the job queue. */
+export function stopAlerts(): void {
   const runner = globalForAlerts.routelensAlerts;
   if (!runner) return;
   if (runner.timer) clearInterval(runner.timer);
-  runner.stopping ??= runner.boss.stop({ graceful: true, timeout: 5_000 });
-  await runner.stopping;
   globalForAlerts.routelensAlerts = undefined;
 }
 
 /** Sends the outbox rows now (a "send test" or an action that wrote deliveries). */
 export async function enqueueDeliveries(ids: readonly string[]): Promise<void> {
-  const runner = globalForAlerts.routelensAlerts;
-  if (runner) await enqueue(runner.boss, ids);
+  const boss = globalForAlerts.routelensAlerts ? runningJobQueue() : null;
+  if (boss) await enqueue(boss, ids);
 }

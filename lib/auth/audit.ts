@@ -29,6 +29,10 @@ export const AUDIT_ACTIONS = {
   "alert-rule-muted": "muted an alert rule",
   "alert-rule-unmuted": "unmuted an alert rule",
   "alert-rule-deleted": "deleted an alert rule",
+  "backtest-started": "started a backtest",
+  "backtest-cancelled": "cancelled a backtest",
+  "config-saved": "saved a new routing config version",
+  "config-unchanged": "saved a routing config equal to the current one",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

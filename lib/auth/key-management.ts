@@ -24,6 +24,8 @@ export interface KeyRow {
   id: string;
   tenantId: string;
   prefix: string;
+  /** ingest or configs. */
+  scope: string;
   label: string | null;
   /** The creator's email, or null when the key was made on the command line. */
   creatorEmail: string | null;
@@ -59,6 +61,7 @@ export async function loadKeysPage(viewer: Viewer): Promise<KeysPageData> {
       id: key.id,
       tenantId: key.tenantId,
       prefix: key.prefix,
+      scope: key.scope,
       label: key.label,
       creatorEmail: key.creatorEmail,
       createdAt: key.createdAt.toISOString(),
@@ -85,23 +88,23 @@ export async function createKeyAs(
 ): Promise<FormState> {
   const read = readForm(createKeyFormSchema, form);
   if (!read.ok) return read.state;
-  const { tenant, label } = read.data;
+  const { tenant, label, scope } = read.data;
   // Only admins create tenants; for anyone else an unknown tenant is one they do not maintain.
   if (!canMaintain(viewer, tenant)) {
     return formError("tenant", TENANT_NOT_MANAGED, typedValues(form));
   }
-  const created = await createApiKey(tenant, { label, createdBy: viewer.userId });
+  const created = await createApiKey(tenant, { label, scope, createdBy: viewer.userId });
   await recordAudit({
     action: "key-created",
     actorId: viewer.userId,
     actorEmail: viewer.email,
     tenantId: created.tenantId,
     target: created.prefix,
-    detail: label ? { label } : undefined,
+    detail: label ? { label, scope } : { scope },
     headers: requestHeaders,
   });
   return {
-    done: `Key ${created.prefix}… created for tenant ${created.tenantId}.`,
+    done: `${scope === "configs" ? "Configs key" : "Key"} ${created.prefix}… created for tenant ${created.tenantId}.`,
     secret: created.key,
   };
 }

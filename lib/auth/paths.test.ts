@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { isPublicPath, safeNextPath } from "./paths";
+import { acceptsApiKey, isPublicPath, safeNextPath } from "./paths";
 
 describe("isPublicPath", () => {
   it.each([
     "/api/health",
     "/api/ingest",
     "/api/ingest/schema",
+    "/api/routing-config/schema",
     "/api/otlp/v1/traces",
     "/api/auth/sign-in/email",
     "/sign-in",
@@ -28,6 +29,15 @@ describe("isPublicPath", () => {
     "/invite",
   ])("%s needs a session", (path) => {
     expect(isPublicPath(path)).toBe(false);
+  });
+});
+
+describe("acceptsApiKey", () => {
+  it("is the configs API only, never a page or another API", () => {
+    expect(acceptsApiKey("/api/configs/acme")).toBe(true);
+    for (const path of ["/configs/acme", "/api/configs", "/api/export/runs", "/settings/keys"]) {
+      expect(acceptsApiKey(path)).toBe(false);
+    }
   });
 });
 

@@ -9,11 +9,15 @@ export const SESSION_COOKIE_PREFIX = "routelens";
 /** The header the proxy passes on with the requested path and query. */
 export const REQUEST_PATH_HEADER = "x-routelens-path";
 
-/** Exact public paths: health, ingest (own and OTLP), the sign-in and first-run pages. */
+/**
+ * Exact public paths: health, ingest (own and OTLP), the published JSON Schemas, the sign-in
+ * and first-run pages.
+ */
 const PUBLIC_PATHS = new Set([
   "/api/health",
   "/api/ingest",
   "/api/ingest/schema",
+  "/api/routing-config/schema",
   "/api/otlp/v1/traces",
   "/sign-in",
   "/setup",
@@ -29,6 +33,17 @@ export function isPublicPath(pathname: string): boolean {
   return (
     PUBLIC_PATHS.has(pathname) || PUBLIC_PREFIXES.some((prefix) => pathname.startsWith(prefix))
   );
+}
+
+/**
+ * Paths that also accept an API key (`Authorization: Bearer …`) instead of a session: the
+ * configs API, for CI pipelines. The proxy lets such a request through without a session
+ * cookie; the route checks the key itself.
+ */
+const API_KEY_PREFIXES = ["/api/configs/"];
+
+export function acceptsApiKey(pathname: string): boolean {
+  return API_KEY_PREFIXES.some((prefix) => pathname.startsWith(prefix));
 }
 
 /** A same-site path to return to after signing in, or `/` (never another site's URL). */

@@ -113,7 +113,7 @@ export function sortLinks<Key extends string>(
 }
 
 /** The CSV downloads (`app/api/export/<name>`). */
-export type ExportName = "breakdown" | "runs" | "tools" | "context-tax" | "run";
+export type ExportName = "breakdown" | "runs" | "tools" | "context-tax" | "run" | "backtest";
 
 /** A view's CSV download with the view's state (its filters and order). */
 export function exportHref<State>(

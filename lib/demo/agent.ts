@@ -1,6 +1,7 @@
 /**
  * A simulated agent and model for one demo tenant. Every model iteration goes through the
- * real selection core (`defaultPipeline` + `routeTurn`) in the tenant's mode for that role at
+ * real selection core (`prepareRouting` once per configuration version, then its `pipeline`
+ * per turn, and `routeTurn`) in the tenant's mode for that role at
  * that moment; the simulated model then calls tools the way the scenario planned, within what
  * it was offered:
  *
@@ -16,10 +17,12 @@
  */
 import type { ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events";
 import {
-  defaultPipeline,
+  configVersion,
   type IntentVerdict,
   type Message,
   namesOf,
+  type PreparedRouting,
+  prepareRouting,
   type RoutingConfig,
   routeTurn,
   type SelectionPipeline,
@@ -34,10 +37,10 @@ import type {
   DemoRouting,
   DemoScenario,
   DemoStep,
-  DemoTool,
   TenantProfile,
 } from "./profiles";
 import { Random } from "./random";
+import { demoRoutingConfig } from "./routing-configs";
 import type { RunPlan } from "./schedule";
 
 /** The window the tenant's configuration changes are placed in (`DemoChange.at`). */
@@ -77,18 +80,6 @@ function keywordMatcher(keywords: Readonly<Record<string, readonly string[]>>) {
   return (query: string) => patterns.filter(([, re]) => re.test(query)).map(([name]) => name);
 }
 
-function triggerKeywords(
-  tools: readonly DemoTool[],
-  routing: DemoRouting,
-): Record<string, string[]> {
-  const keywords: Record<string, string[]> = {};
-  for (const tool of tools) {
-    const words = [...(tool.keywords ?? []), ...(routing.extraKeywords?.[tool.name] ?? [])];
-    if (words.length > 0) keywords[tool.name] = words;
-  }
-  return keywords;
-}
-
 /**
  * The tenant's palette resolver: its role → tools map, except in workspaces where a role was
  * never configured, where it answers [] (the stage then abstains with an empty-palette warning).
@@ -110,24 +101,30 @@ function workspacePaletteResolver(
   };
 }
 
-/** One version of the tenant's routing configuration, with the pipelines built from it. */
+/**
+ * One version of the tenant's routing configuration, prepared once. The events carry the
+ * version of the stored configuration (`demoRoutingConfig`, which `demoRoutingConfigs` lists
+ * as data). The workspace gating of the palette resolver is not part of it: it stands for a
+ * deployment whose palette lookup lacks some workspaces, which a stored configuration cannot
+ * say and backtests replay from the recorded trace.
+ */
 class RoutingVersion {
+  /** The stored configuration (no workspace gating), and its version. */
   readonly config: RoutingConfig;
+  readonly configVersion: string;
+  readonly routing: PreparedRouting;
   readonly match: (query: string) => string[];
-  private readonly pipelines = new Map<string, SelectionPipeline>();
   private readonly matches = new Map<string, string[]>();
 
   constructor(profile: TenantProfile, routing: DemoRouting, catalog: ToolCatalog) {
-    const keywords = triggerKeywords(profile.tools, routing);
-    this.match = keywordMatcher(keywords);
-    this.config = {
-      roleTools: routing.roleTools,
-      alwaysInclude: routing.alwaysInclude,
-      triggerKeywords: keywords,
-      policy: routing.policy ?? null,
-      catalog,
+    const stored = demoRoutingConfig(profile, routing, catalog);
+    this.config = stored;
+    this.configVersion = configVersion(stored);
+    this.match = keywordMatcher(stored.triggerKeywords ?? {});
+    this.routing = prepareRouting({
+      ...stored,
       paletteResolver: workspacePaletteResolver(profile, routing),
-    };
+    });
   }
 
   matchedTools(query: string): string[] {
@@ -139,21 +136,9 @@ class RoutingVersion {
     return matched;
   }
 
-  /**
-   * The default pipeline for one turn's inputs. Stages hold no state between calls, so a
-   * pipeline is built once per distinct (verdict, procedure) and reused.
-   */
+  /** The default pipeline for one turn's inputs. */
   pipelineFor(verdict: IntentVerdict, procedure: readonly string[] | undefined): SelectionPipeline {
-    const key = `${verdict.label}|${(verdict.matchedToolKeywords ?? []).join(",")}|${procedure?.join(",") ?? "-"}`;
-    let pipeline = this.pipelines.get(key);
-    if (!pipeline) {
-      pipeline = defaultPipeline({
-        ...this.config,
-        turn: { verdict, allowedNames: procedure ?? null },
-      });
-      this.pipelines.set(key, pipeline);
-    }
-    return pipeline;
+    return this.routing.pipeline({ verdict, allowedNames: procedure ?? null });
   }
 }
 
@@ -208,7 +193,7 @@ export class DemoTenant {
 
   /** The `config_version` of the configuration in force at `ms`. */
   configVersionAt(ms: number): string {
-    return this.versionAt(ms).pipelineFor({ label: "ambiguous" }, undefined).configVersion ?? "";
+    return this.versionAt(ms).configVersion;
   }
 
   modeAt(role: DemoRole, ms: number): DemoMode {
@@ -277,6 +262,7 @@ export class DemoTenant {
             eventId: `${runId}.${iteration}.d`,
             timestamp: new Date(clock),
             intent: verdict,
+            configVersion: version.configVersion,
           },
         });
         if (!event) throw new Error("routeTurn returned no event outside off mode");

@@ -163,6 +163,8 @@ export interface DecisionRow {
   trace: StoredStageRecord[];
   warnings: ToolRoutingDecision["warnings"];
   intent: ToolRoutingDecision["intent"] | null;
+  /** The sender's size estimate per offered tool; not a column: it goes to `tool_sizes`. */
+  tool_tokens: Readonly<Record<string, number>> | null;
 }
 
 export interface OutcomeRow {
@@ -230,6 +232,7 @@ export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): Dec
     trace: compactTrace(event.trace, event.offered),
     warnings: event.warnings,
     intent: event.intent ?? null,
+    tool_tokens: event.tool_tokens ?? null,
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * One ingest transaction: raw rows, the decision ↔ outcome join, the runs summary and every
- * rollup, committed together, so a total can never disagree with the rows it sums.
+ * One ingest transaction: raw rows, the decision ↔ outcome join, the runs summary, every
+ * rollup and the tool sizes the new decisions carry (`tool_tokens`, lib/ingest/tool-sizes.ts),
+ * committed together, so a total can never disagree with the rows it sums.
  *
  * Rows go in with COPY (lib/ingest/copy.ts). Idempotency: the transaction first looks up which
  * of its event ids are already stored and copies only the others; the unique (tenant_id,
@@ -24,6 +25,7 @@ import { DECISION_COLUMNS, decisionsCopyText, OUTCOME_COLUMNS, outcomesCopyText 
 import type { DecisionRow, OutcomeRow } from "./events";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
 import { aggregateDeltas, type JoinedDecision } from "./rollups";
+import { upsertDecisionToolSizes } from "./tool-sizes";
 
 export type StoreInput =
   | { kind: "decision"; row: DecisionRow }
@@ -69,6 +71,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
     const newOutcomes = fresh.filter((i) => i.kind === "outcome").map((i) => i.row as OutcomeRow);
     await insertDecisions(client, newDecisions);
     await insertOutcomes(client, newOutcomes);
+    await upsertDecisionToolSizes(client, newDecisions);
     for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
     // A join is only possible with a new outcome, or with an outcome already waiting.
     const joined =

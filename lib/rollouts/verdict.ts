@@ -23,8 +23,36 @@ export interface VerdictCheck {
   text: string;
 }
 
+/**
+ * What the sample is called in the verdict's sentences. The rule is the same wherever it is
+ * applied (observe traffic on the rollouts view, replayed decisions of a backtest); only the
+ * words for the decisions counted and for what would have broken calls differ.
+ */
+export interface VerdictWording {
+  /** The decisions counted, in a sentence: "observe decisions". */
+  decisions: string;
+  /** One of them: "observe decision". */
+  decision: string;
+  /** The label of the rate: "Harmful-drop rate (observe)". */
+  rateLabel: string;
+  /** What would have broken calls: "enforce". */
+  breaker: string;
+  /** The headline when there was no decision at all. */
+  noTraffic: string;
+}
+
+/** The rollouts view's words: observe traffic, judged for enforce. */
+export const OBSERVE_WORDING: VerdictWording = {
+  decisions: "observe decisions",
+  decision: "observe decision",
+  rateLabel: "Harmful-drop rate (observe)",
+  breaker: "enforce",
+  noTraffic: "No observe traffic in this window",
+};
+
 export interface Verdict {
   status: VerdictStatus;
+  wording: VerdictWording;
   headline: string;
   /** Threshold as a fraction (0.01 = 1%). */
   threshold: number;
@@ -47,8 +75,15 @@ export interface Verdict {
   };
 }
 
-/** The verdict for the observe cohort's sums and a threshold given in percent. */
-export function decideVerdict(observe: CohortSums, thresholdPercent: number): Verdict {
+/**
+ * The verdict for a sample's sums (the observe cohort's, or a backtest's replayed decisions)
+ * and a threshold given in percent.
+ */
+export function decideVerdict(
+  observe: Pick<CohortSums, "decisions" | "outcomes" | "harmfulDecisions" | "harmfulDrops">,
+  thresholdPercent: number,
+  wording: VerdictWording = OBSERVE_WORDING,
+): Verdict {
   const threshold = thresholdPercent / 100;
   const minimumOutcomes = minimumTrialsForUpperBound(threshold, CONFIDENCE);
   const { decisions, outcomes, harmfulDecisions, harmfulDrops } = observe;
@@ -62,15 +97,15 @@ export function decideVerdict(observe: CohortSums, thresholdPercent: number): Ve
       id: "sample",
       passed: enough,
       text: enough
-        ? `${formatCount(outcomes)} observe decisions with a reported outcome, at least the ${formatCount(minimumOutcomes)} needed.`
-        : `${formatCount(outcomes)} observe decisions with a reported outcome; ${formatCount(minimumOutcomes)} are needed before a ${thresholdText} threshold can be confirmed (${formatCount(minimumOutcomes - outcomes)} more).`,
+        ? `${formatCount(outcomes)} ${wording.decisions} with a reported outcome, at least the ${formatCount(minimumOutcomes)} needed.`
+        : `${formatCount(outcomes)} ${wording.decisions} with a reported outcome; ${formatCount(minimumOutcomes)} are needed before a ${thresholdText} threshold can be confirmed (${formatCount(minimumOutcomes - outcomes)} more).`,
     },
     {
       id: "upper-bound",
       passed: underThreshold,
       text: interval
         ? `Harmful-drop rate ${formatRate(interval.estimate)} (${formatCount(harmfulDecisions)} of ${formatCount(outcomes)}); its 95% upper bound ${formatRate(interval.upper)} is ${underThreshold ? "below" : "not below"} the ${thresholdText} threshold.`
-        : "No harmful-drop rate: no observe decision has a reported outcome.",
+        : `No harmful-drop rate: no ${wording.decision} has a reported outcome.`,
     },
   ];
 
@@ -80,8 +115,8 @@ export function decideVerdict(observe: CohortSums, thresholdPercent: number): Ve
     status = "no-outcomes";
     headline =
       decisions === 0
-        ? "No observe traffic in this window"
-        : "Cannot tell yet: no tool_call_outcome events for observe decisions";
+        ? wording.noTraffic
+        : `Cannot tell yet: no tool_call_outcome events for ${wording.decisions}`;
   } else if (enough && underThreshold) {
     status = "safe";
     headline = "Safe to enforce";
@@ -90,11 +125,12 @@ export function decideVerdict(observe: CohortSums, thresholdPercent: number): Ve
     headline = "Not enough samples yet";
   } else {
     status = "harmful";
-    headline = "Not safe to enforce: enforce would have broken calls";
+    headline = `Not safe to enforce: ${wording.breaker} would have broken calls`;
   }
 
   return {
     status,
+    wording,
     headline,
     threshold,
     minimumOutcomes,

@@ -11,7 +11,7 @@ export type TenantRole = z.infer<typeof tenantRoleSchema>;
 /** What each role may do, as the settings pages explain it. */
 export const TENANT_ROLE_TEXT: Record<TenantRole, string> = {
   viewer: "reads the tenant's pages and downloads",
-  maintainer: "also creates and revokes the tenant's ingest keys",
+  maintainer: "also creates and revokes the tenant's keys and saves its routing configs",
 };
 
 export const PASSWORD_MIN = 12;
@@ -59,6 +59,17 @@ export const inviteFormSchema = z.object({
   roles: z.array(tenantRoleEntrySchema).max(500, "at most 500 tenants per invitation"),
 });
 
+/** What an API key may do: send events, or read and change its tenant's routing configs. */
+export const API_KEY_SCOPES = ["ingest", "configs"] as const;
+export const apiKeyScopeSchema = z.enum(API_KEY_SCOPES, { error: "must be ingest or configs" });
+export type ApiKeyScope = z.infer<typeof apiKeyScopeSchema>;
+
+/** What each scope allows, as the keys page and the CLI explain it. */
+export const API_KEY_SCOPE_TEXT: Record<ApiKeyScope, string> = {
+  ingest: "sends events (agents, OpenTelemetry exporters)",
+  configs: "reads and changes the tenant's routing configs (CI pipelines); cannot send events",
+};
+
 export const keyLabelSchema = z
   .string()
   .trim()
@@ -69,6 +80,7 @@ export const keyLabelSchema = z
 export const createKeyFormSchema = z.object({
   tenant: tenantIdSchema,
   label: keyLabelSchema.optional(),
+  scope: apiKeyScopeSchema.default("ingest"),
 });
 
 /** Revoking a key on the settings page: the key's id (its row, not the secret). */

@@ -217,6 +217,12 @@ export const runTraceSearchSchema = z.object({
   tenant: tenantParam,
   page,
   issues: flag,
+  /**
+   * Opened from a backtest's example: that backtest's id and the iteration to replay with its
+   * candidate, shown beside the recorded stages.
+   */
+  backtest: optionalText(100),
+  iteration: param(z.coerce.number().int().min(0).max(LIMITS.count).optional()),
 });
 export type RunTraceSearch = z.infer<typeof runTraceSearchSchema>;
 

@@ -34,6 +34,7 @@ function baseEvents(): unknown[] {
       agent: "support-bot",
       config_version: "cfg-7",
       palette_identity: "search_docs\u0000\u0001!hydrate_context",
+      tool_tokens: { search_docs: 42, hydrate_context: 0 },
     }),
     decisionEvent({ intent: null, model: null, agent: null, config_version: null }),
     outcomeEvent(),
@@ -110,6 +111,18 @@ const EDGE_VALUES: unknown[] = [
   stageRecord({ stage: "policy" }),
   times(LIMITS.traceStages + 1, stageRecord({ stage: "s" })),
   times(LIMITS.warnings + 1, { code: "c" }),
+  { search_docs: 120 },
+  { "": 1 },
+  { a: -1 },
+  { a: 1.5 },
+  { a: "12" },
+  { a: LIMITS.toolTokens },
+  { a: LIMITS.toolTokens + 1 },
+  { ["a".repeat(LIMITS.toolName + 1)]: 1 },
+  { "bad \uD800": 1 },
+  { "a\u0000": 1 },
+  JSON.parse('{"__proto__": -1}'),
+  Object.fromEntries(times(LIMITS.toolsPerList + 1, 0).map((n, i) => [`t${i}`, n])),
 ];
 
 /** A random place in the value: the containing object or array and the key in it. */
@@ -163,6 +176,46 @@ function mutate(event: unknown, random: Random): unknown {
   }
   return copy;
 }
+
+describe("tool_tokens", () => {
+  const withTokens = (tool_tokens: unknown) => ({ ...decisionEvent(), tool_tokens });
+  const messages = (value: unknown) => {
+    const parsed = toolRoutingDecisionSchema.safeParse(withTokens(value));
+    return parsed.success
+      ? []
+      : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  };
+
+  it("is optional, and a map of tool names to whole token counts", () => {
+    expect(zodAccepts(decisionEvent())).toBe(true);
+    expect(messages({})).toEqual([]);
+    expect(messages({ search_docs: 120, "😀 tool": 0 })).toEqual([]);
+  });
+
+  it("names the entry and the rule", () => {
+    expect(messages([1])).toEqual(["tool_tokens: expected an object of tool name → tokens"]);
+    expect(messages({ a: -1, b: 1.5, "": 3, c: "7" })).toEqual([
+      "tool_tokens.a: must be >= 0",
+      "tool_tokens.b: expected integer",
+      "tool_tokens.: tool name must not be empty",
+      "tool_tokens.c: expected integer",
+    ]);
+    expect(messages({ "a\u0000": 1 })).toEqual([
+      "tool_tokens.a\u0000: tool name must not contain NUL (\\u0000) characters",
+    ]);
+    // A "__proto__" entry is read like any other.
+    expect(messages(JSON.parse('{"__proto__": -1}'))).toEqual([
+      "tool_tokens.__proto__: must be >= 0",
+    ]);
+  });
+
+  it("reports a handful of problems however many entries are wrong, and bounds the map", () => {
+    const bad = Object.fromEntries(times(900, -1).map((n, i) => [`t${i}`, n]));
+    expect(messages(bad)).toHaveLength(8);
+    const big = Object.fromEntries(times(LIMITS.toolsPerList + 1, 1).map((n, i) => [`t${i}`, n]));
+    expect(messages(big)).toEqual(["tool_tokens: at most 1000 tools"]);
+  });
+});
 
 describe("isValidEvent", () => {
   it("accepts the valid events zod accepts", () => {

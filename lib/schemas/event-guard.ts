@@ -6,9 +6,10 @@
  * The checks are derived from the zod schemas when this module loads — field names, which
  * fields are required, optional or nullable, enum and literal values, length and number
  * limits — and compiled into plain closures, so a wire change is made once, in `events.ts`.
- * Two rules are zod refinements that cannot be read from a schema's shape, and are applied
- * by name here: the timestamp window (`isIsoTimestamp`) and storable text
- * (`hasUnstorableText`, with the fields exempt from its NUL rule). A schema construct this
+ * Three rules are zod refinements that cannot be read from a schema's shape, and are applied
+ * by name here: the timestamp window (`isIsoTimestamp`), storable text
+ * (`hasUnstorableText`, with the fields exempt from its NUL rule) and the entries of a
+ * decision's `tool_tokens` map (`isValidToolTokens`). A schema construct this
  * compiler does not know stops the module from loading, naming it, rather than letting the
  * guard drift from the schema. `event-guard.test.ts` compares the two verdicts on valid
  * events and on thousands of mutated ones.
@@ -21,8 +22,10 @@ import {
   eventSchema,
   hasUnstorableText,
   isIsoTimestamp,
+  isValidToolTokens,
   NUL_ALLOWED_FIELDS,
   type TelemetryEvent,
+  toolTokensSchema,
 } from "./events";
 
 type Check = (value: unknown) => boolean;
@@ -139,6 +142,7 @@ export function deriveCheck(schema: z.ZodType, what = "schema"): Check {
 }
 
 function compile(schema: z.ZodType, what: string): Check {
+  if (schema === toolTokensSchema) return isValidToolTokens;
   const def = defOf(schema);
   switch (def.type) {
     case "string":

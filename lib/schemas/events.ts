@@ -23,6 +23,8 @@ export const LIMITS = {
   count: 2_147_483_647,
   /** `dropped_tokens` of one decision: a billion tokens, far beyond any prompt. */
   droppedTokens: 1_000_000_000,
+  /** One tool's estimated size in `tool_tokens` (stored as PostgreSQL `int`). */
+  toolTokens: 1_000_000_000,
 } as const;
 
 /*
@@ -219,6 +221,70 @@ const envelopeFields = {
   tenant_id: nonEmptyString(LIMITS.tenantId).optional(),
 };
 
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What is wrong with one entry of `tool_tokens`, or null when nothing is. */
+function toolTokensEntryProblem(name: string, tokens: unknown): string | null {
+  if (name.length === 0) return "tool name must not be empty";
+  if (name.length > LIMITS.toolName) return `tool name: at most ${LIMITS.toolName} characters`;
+  if (name.includes("\u0000")) return "tool name must not contain NUL (\\u0000) characters";
+  if (!isWellFormed(name)) return "tool name must be valid Unicode text";
+  if (typeof tokens !== "number" || !Number.isSafeInteger(tokens)) return "expected integer";
+  if (tokens < 0) return "must be >= 0";
+  if (tokens > LIMITS.toolTokens) return `at most ${LIMITS.toolTokens}`;
+  return null;
+}
+
+/** Problems reported per `tool_tokens` map, at most: enough to see what is wrong. */
+const TOOL_TOKENS_PROBLEMS_MAX = 8;
+
+/**
+ * `tool_tokens`: tool name → estimated tokens of its definition. Checked entry by entry here
+ * (not by a zod record schema), so that a map of 100,000 bad entries costs one pass and a
+ * handful of issues rather than one zod issue per entry; the event guard applies the same
+ * rule by name (`isValidToolTokens`), and the JSON Schema is stated in `meta`.
+ */
+export const toolTokensSchema = z
+  .unknown()
+  .superRefine((value, ctx) => {
+    if (!isPlainObject(value)) {
+      ctx.addIssue({ code: "custom", message: "expected an object of tool name → tokens" });
+      return;
+    }
+    const names = Object.keys(value);
+    if (names.length > LIMITS.toolsPerList) {
+      ctx.addIssue({ code: "custom", message: `at most ${LIMITS.toolsPerList} tools` });
+      return;
+    }
+    let reported = 0;
+    for (const name of names) {
+      const problem = toolTokensEntryProblem(name, value[name]);
+      if (problem === null) continue;
+      ctx.addIssue({ code: "custom", path: [name], message: problem });
+      if (++reported >= TOOL_TOKENS_PROBLEMS_MAX) return;
+    }
+  })
+  .meta({
+    type: "object",
+    description: `Estimated tokens of each offered tool's definition (tool name → tokens), at most ${LIMITS.toolsPerList} tools; Routelens keeps the latest per tenant and tool for token estimates. Optional.`,
+    maxProperties: LIMITS.toolsPerList,
+    propertyNames: { type: "string", minLength: 1, maxLength: LIMITS.toolName },
+    additionalProperties: { type: "integer", minimum: 0, maximum: LIMITS.toolTokens },
+  }) as unknown as z.ZodType<Record<string, number>>;
+// The map is read as the sender wrote it (a zod record would drop a "__proto__" entry before
+// any rule saw it), so the schema is `unknown` checked entry by entry; its type is the map's.
+
+/** True exactly when `toolTokensSchema` accepts `value` (for the event guard). */
+export function isValidToolTokens(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  const names = Object.keys(value);
+  if (names.length > LIMITS.toolsPerList) return false;
+  for (const name of names) if (toolTokensEntryProblem(name, value[name]) !== null) return false;
+  return true;
+}
+
 export const toolRoutingDecisionSchema = z
   .strictObject({
     type: z.literal("tool_routing_decision"),
@@ -243,6 +309,7 @@ export const toolRoutingDecisionSchema = z
       .max(LIMITS.traceStages, `at most ${LIMITS.traceStages} stages`),
     warnings: z.array(warningSchema).max(LIMITS.warnings, `at most ${LIMITS.warnings} warnings`),
     intent: intentSchema.nullable().optional(),
+    tool_tokens: toolTokensSchema.optional(),
     model: nonEmptyString(LIMITS.label).nullable().optional(),
     agent: nonEmptyString(LIMITS.label).nullable().optional(),
     config_version: nonEmptyString(LIMITS.label).nullable().optional(),

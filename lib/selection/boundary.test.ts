@@ -41,6 +41,7 @@ const allowedInSource = (specifier: string) =>
   specifier.startsWith("./") ||
   specifier.startsWith("../") ||
   specifier === "@/lib/schemas/events" ||
+  specifier === "@/lib/schemas/routing-config" ||
   specifier === "zod";
 
 const files = Object.keys(sources);
@@ -64,7 +65,7 @@ describe("lib/selection import boundary", () => {
     expect(violations).toEqual([]);
   });
 
-  it("imports only relative modules, @/lib/schemas/events and zod outside tests", () => {
+  it("imports only relative modules, the wire and config schemas and zod outside tests", () => {
     const violations = sourceFiles.flatMap((file) =>
       specifiersOf(sources[file] ?? "")
         .filter((specifier) => !allowedInSource(specifier))

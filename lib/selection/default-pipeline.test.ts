@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ToolCatalog } from "./catalog";
-import { configVersion, defaultPipeline, type RoutingConfig } from "./default-pipeline";
+import {
+  configVersion,
+  defaultPipeline,
+  prepareRouting,
+  type RoutingConfig,
+} from "./default-pipeline";
 import { canonicalJson, fnv1a64Hex } from "./hash";
 
 const hydrate = { name: "hydrate_context", description: "Load context." };
@@ -99,9 +104,87 @@ describe("defaultPipeline", () => {
   });
 });
 
+describe("prepareRouting", () => {
+  const turns = [
+    {},
+    { verdict: { label: "action", matchedToolKeywords: ["refund_order"] } },
+    { verdict: { label: "knowledge" } },
+    { verdict: { label: "ambiguous" }, allowedNames: ["refund_order", "wipe_account"] },
+    { allowedNames: ["nothing_offered"] },
+  ];
+
+  it("carries the configuration version, computed once", () => {
+    const prepared = prepareRouting(config);
+    expect(prepared.configVersion).toBe(configVersion(config));
+    expect(prepared.pipeline().configVersion).toBe(prepared.configVersion);
+    expect(prepared.pipeline(turns[1]).configVersion).toBe(prepared.configVersion);
+  });
+
+  it("selects exactly what defaultPipeline selects, turn by turn", async () => {
+    for (const routing of [config, writable]) {
+      const prepared = prepareRouting(routing);
+      for (const turn of turns) {
+        for (const role of ["support", "billing", "unmapped"]) {
+          const context = { role, state: { forced_tool_choice: "wipe_account" } };
+          const fresh = await defaultPipeline({ ...routing, turn }).select(tools, context);
+          const reused = await prepared.pipeline(turn).select(tools, context);
+          expect(reused).toEqual(fresh);
+        }
+      }
+    }
+  });
+
+  // The same configuration without the category rule, which no tool here passes.
+  const writable: RoutingConfig = { ...config, policy: { maxSafetyLevel: "write" } };
+
+  it("keeps one turn's inputs out of the next turn's pipeline", async () => {
+    const prepared = prepareRouting(writable);
+    const knowledge = prepared.pipeline({ verdict: { label: "knowledge" } });
+    const none = prepared.pipeline();
+    expect((await knowledge.select(tools)).tools).toEqual([hydrate]);
+    expect((await none.select(tools, { role: "unmapped" })).tools).toEqual([
+      hydrate,
+      search,
+      refund,
+    ]);
+  });
+
+  it("ignores a turn given inside the configuration (defaultPipeline passes it on)", async () => {
+    const withTurn = { ...writable, turn: { verdict: { label: "knowledge" } } };
+    expect((await prepareRouting(withTurn).pipeline().select(tools)).tools).toHaveLength(3);
+    expect((await defaultPipeline(withTurn).select(tools)).tools).toEqual([hydrate]);
+  });
+
+  it("rejects an invalid policy when prepared, not per turn", () => {
+    expect(() => prepareRouting({ policy: { maxTools: 0 } })).toThrow(/maxTools/);
+    expect(() => prepareRouting({ policy: { budgetUsd: Number.NaN } })).toThrow(/budgetUsd/);
+  });
+});
+
 describe("configVersion", () => {
   it('looks like "cfg_" and 16 hex digits', () => {
     expect(configVersion(config)).toMatch(/^cfg_[0-9a-f]{16}$/);
+  });
+
+  it("keeps the versions configurations already have (stored events carry them)", () => {
+    const catalogued: RoutingConfig = {
+      roleTools: { support: ["search_orders", "refund_order"] },
+      alwaysInclude: ["hydrate_context"],
+      triggerKeywords: { refund_order: ["refund"] },
+      policy: { maxSafetyLevel: "write", budgetUsd: 1, categories: ["crm"] },
+      catalog: new ToolCatalog([hydrate, search, refund]),
+    };
+    expect(configVersion(catalogued)).toBe("cfg_46bb5a655533e05a");
+    expect(configVersion({})).toBe("cfg_f303727e492c57b9");
+  });
+
+  it("treats a role mapped to null like an unmapped role (both abstain)", () => {
+    expect(configVersion({ ...config, roleTools: { ...config.roleTools, audit: null } })).toBe(
+      configVersion(config),
+    );
+    expect(configVersion({ ...config, roleTools: { ...config.roleTools, audit: [] } })).not.toBe(
+      configVersion(config),
+    );
   });
 
   it("is stable under key reordering, at every level", () => {
@@ -149,6 +232,8 @@ describe("configVersion", () => {
       { ...config, policy: { ...config.policy, maxSafetyLevel: "read" } },
       { ...config, policy: { ...config.policy, budgetUsd: 2 } },
       { ...config, policy: { ...config.policy, agentVisibleOnly: true } },
+      { ...config, policy: { ...config.policy, maxTools: 8 } },
+      { ...config, policy: { ...config.policy, maxTools: 9 } },
       { ...config, forcedChoiceStateKey: "must_call" },
       { ...config, forcedChoiceResolver: { resolve: () => null } },
       { ...config, catalog: new ToolCatalog(tools) },
@@ -170,6 +255,25 @@ describe("hashing", () => {
     expect(fnv1a64Hex("")).toBe("cbf29ce484222325");
     expect(fnv1a64Hex("a")).toBe("af63dc4c8601ec8c");
     expect(fnv1a64Hex("foobar")).toBe("85944171f73967e8");
+  });
+
+  it("agrees with a 64-bit BigInt FNV-1a on varied text, multi-byte UTF-8 included", () => {
+    const reference = (text: string) => {
+      let hash = 0xcbf29ce484222325n;
+      for (const byte of new TextEncoder().encode(text)) {
+        hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+      }
+      return hash.toString(16).padStart(16, "0");
+    };
+    const samples = ["", "cfg", "ÿ", "é€𝄞", '{"policy":{"budgetUsd":0.05}}'];
+    for (let i = 0; i < 300; i++) {
+      samples.push(
+        Array.from({ length: i % 50 }, (_, j) =>
+          String.fromCodePoint(((i * 7919 + j * 104_729) % 0xd000) + 1),
+        ).join(""),
+      );
+    }
+    for (const text of samples) expect(fnv1a64Hex(text)).toBe(reference(text));
   });
 
   it("serialises objects with sorted keys and without undefined members", () => {

@@ -1,9 +1,12 @@
 /**
- * The default pipeline and the version hash of the configuration it is built from.
+ * The default pipeline, the version hash of the configuration it is built from, and the
+ * prepared form that builds the static part once.
  *
  * A `RoutingConfig` holds the static configuration (what an operator changes, and what
  * `configVersion` hashes) and, under `turn`, the per-turn inputs (the intent verdict, the names
  * lazy routing resolved), which change every turn and are never part of the version.
+ * `prepareRouting(config)` builds the static stages and the version once; its
+ * `pipeline(turn)` then costs about a microsecond per turn.
  */
 import type { ToolCatalog } from "./catalog";
 import { canonicalJson, fnv1a64Hex } from "./hash";
@@ -29,6 +32,8 @@ export interface RoutingPolicyConfig {
   readonly availableCapabilities?: readonly string[] | null;
   readonly agentVisibleOnly?: boolean;
   readonly categories?: readonly string[] | null;
+  /** The most tools the policy lets through (a whole number ≥ 1); see `PolicyStage`. */
+  readonly maxTools?: number | null;
 }
 
 /** What changes every turn. Not part of the configuration version. */
@@ -40,8 +45,11 @@ export interface TurnInputs {
 }
 
 export interface RoutingConfig {
-  /** Role → tool names, read by the default palette resolver. An unmapped role abstains. */
-  readonly roleTools?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Role → tool names, read by the default palette resolver. A role mapped to null, or not
+   * mapped, abstains; a role mapped to [] abstains with an `empty_palette` warning.
+   */
+  readonly roleTools?: Readonly<Record<string, readonly string[] | null>>;
   /** A custom palette resolver, used instead of `roleTools`. */
   readonly paletteResolver?: ToolPaletteResolver | null;
   /** Names kept by intent routing and re-added by the allowlist. Default ["hydrate_context"]. */
@@ -64,12 +72,15 @@ function sortedUnique(names: readonly string[] | null | undefined): string[] | n
   return names == null ? null : [...new Set(names)].sort();
 }
 
+/** The map with every name list sorted; a key mapped to null means the same as no key. */
 function sortedMap(
-  map: Readonly<Record<string, readonly string[]>> | undefined,
-): Record<string, string[] | null> {
-  return Object.fromEntries(
-    Object.entries(map ?? {}).map(([key, names]) => [key, sortedUnique(names)]),
-  );
+  map: Readonly<Record<string, readonly string[] | null>> | undefined,
+): Record<string, string[]> {
+  const sorted: Record<string, string[]> = {};
+  for (const [key, names] of Object.entries(map ?? {})) {
+    if (names != null) sorted[key] = [...new Set(names)].sort();
+  }
+  return sorted;
 }
 
 /**
@@ -95,6 +106,8 @@ function describeConfig(config: RoutingConfig): unknown {
       availableCapabilities: sortedUnique(policy.availableCapabilities),
       agentVisibleOnly: policy.agentVisibleOnly ?? false,
       categories: sortedUnique(policy.categories),
+      // Only when set, so versions of configurations that predate the cap did not move.
+      ...(policy.maxTools != null ? { maxTools: policy.maxTools } : {}),
     },
     catalog: config.catalog
       ? config.catalog.entries().sort((a, b) => (a.name < b.name ? -1 : 1))
@@ -112,20 +125,36 @@ export function configVersion(config: RoutingConfig): string {
 }
 
 /**
- * The default stage order: intent → lazy → forced choice → role palette → policy → allowlist.
- * Build one per turn (stages are cheap): the static configuration stays the same, `turn` changes.
- * The pipeline carries `configVersion(config)`, which `routeTurn` puts on every event.
+ * A routing configuration prepared once: its static stages (forced choice, role palette,
+ * policy, allowlist), its trigger-keyword table and its version are built here, so that a
+ * pipeline per turn only adds the two per-turn stages (intent routing with the turn's verdict,
+ * lazy routing with the turn's names).
  */
-export function defaultPipeline(config: RoutingConfig = {}): SelectionPipeline {
+export interface PreparedRouting {
+  /** `configVersion(config)`, computed once. */
+  readonly configVersion: string;
+  /** The configuration it was prepared from (its `turn` is not used). */
+  readonly config: RoutingConfig;
+  /**
+   * The default pipeline for one turn's inputs: intent → lazy → forced choice → role palette →
+   * policy → allowlist. Without `turn`, intent and lazy routing abstain.
+   */
+  pipeline(turn?: TurnInputs): SelectionPipeline;
+}
+
+/**
+ * Prepares `config` once per configuration (not per turn). Throws `ContractViolationError`
+ * for an invalid policy, as `PolicyStage` does. Its `turn`, if any, is ignored: pass the
+ * turn's inputs to `pipeline(turn)`.
+ */
+export function prepareRouting(config: RoutingConfig): PreparedRouting {
+  const version = configVersion(config);
   const alwaysInclude = config.alwaysInclude ?? DEFAULT_ALWAYS_INCLUDE;
   const catalog = config.catalog ?? null;
-  const stages: SelectionStage[] = [
-    new IntentRoutingStage({
-      verdict: config.turn?.verdict ?? null,
-      triggerKeywords: config.triggerKeywords ?? null,
-      alwaysInclude,
-    }),
-    new LazyRoutingStage({ allowedNames: config.turn?.allowedNames ?? null }),
+  const triggerKeywords: ReadonlyMap<string, readonly string[]> = new Map(
+    Object.entries(config.triggerKeywords ?? {}),
+  );
+  const staticStages: readonly SelectionStage[] = [
     new ForcedChoiceStage({
       resolver: config.forcedChoiceResolver ?? null,
       stateKey: config.forcedChoiceStateKey,
@@ -136,5 +165,32 @@ export function defaultPipeline(config: RoutingConfig = {}): SelectionPipeline {
     new PolicyStage({ catalog, ...config.policy }),
     new AllowlistStage({ alwaysInclude, catalog }),
   ];
-  return new SelectionPipeline(stages, { configVersion: configVersion(config) });
+  return {
+    configVersion: version,
+    config,
+    pipeline(turn: TurnInputs = {}): SelectionPipeline {
+      return new SelectionPipeline(
+        [
+          new IntentRoutingStage({
+            verdict: turn.verdict ?? null,
+            triggerKeywords,
+            alwaysInclude,
+          }),
+          new LazyRoutingStage({ allowedNames: turn.allowedNames ?? null }),
+          ...staticStages,
+        ],
+        { configVersion: version },
+      );
+    },
+  };
+}
+
+/**
+ * The default stage order: intent → lazy → forced choice → role palette → policy → allowlist,
+ * for `config` and its `turn` inputs. It prepares the whole configuration (version hash
+ * included) on every call; an agent routing many turns with one configuration calls
+ * `prepareRouting(config)` once and `pipeline(turn)` per turn instead.
+ */
+export function defaultPipeline(config: RoutingConfig = {}): SelectionPipeline {
+  return prepareRouting(config).pipeline(config.turn);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateDroppedTokens } from "./dropped-tokens";
+import { estimateDroppedTokens, estimateToolTokens } from "./dropped-tokens";
 
 describe("estimateDroppedTokens", () => {
   it("floors per tool, not over the sum", () => {
@@ -26,5 +26,17 @@ describe("estimateDroppedTokens", () => {
 
   it("counts characters as code points, as a Python agent would", () => {
     expect(estimateDroppedTokens([{ name: "😀😀😀😀" }])).toBe(1);
+  });
+});
+
+describe("estimateToolTokens", () => {
+  it("is one tool's share of estimateDroppedTokens", () => {
+    const tools = [
+      { name: "search", description: "Find orders by date." },
+      { name: "😀😀😀😀" },
+      {},
+    ];
+    expect(tools.map(estimateToolTokens)).toEqual([6, 1, 0]);
+    expect(estimateDroppedTokens(tools)).toBe(7);
   });
 });

@@ -2,7 +2,7 @@
  * The README's example, kept as code so a test compiles and runs it: one agent iteration in
  * observe mode. An agent outside this repository imports from "@/lib/selection" instead.
  */
-import { defaultPipeline, type RoutingConfig, routeTurn, ToolCatalog } from "./index";
+import { prepareRouting, routeTurn, ToolCatalog } from "./index";
 
 export async function runObserveExample() {
   // The agent's tools: plain objects. Metadata fields are optional.
@@ -13,17 +13,16 @@ export async function runObserveExample() {
     { name: "delete_account", description: "Delete an account.", safetyLevel: "destructive" },
   ];
 
-  // Static configuration: changes only when an operator changes it.
-  const config: RoutingConfig = {
+  // Static configuration: changes only when an operator changes it. Prepared once.
+  const routing = prepareRouting({
     roleTools: { support: ["search_orders", "refund_order", "delete_account"] },
     triggerKeywords: { refund_order: ["refund"], delete_account: ["delete", "close"] },
     policy: { maxSafetyLevel: "write" },
     catalog: new ToolCatalog(tools),
-  };
+  });
 
-  // Per turn: the classifier's verdict, then one pipeline for this turn.
+  // Per turn: the classifier's verdict, then this turn's pipeline.
   const verdict = { label: "action", matchedToolKeywords: [] };
-  const pipeline = defaultPipeline({ ...config, turn: { verdict } });
 
   const state = { messages: [{ type: "human", content: "Where is order 1042?" }] };
   const {
@@ -32,7 +31,7 @@ export async function runObserveExample() {
     event,
   } = await routeTurn({
     mode: "observe", // flip to "enforce" once the dashboard shows no harmful drops
-    pipeline,
+    pipeline: routing.pipeline({ verdict }),
     tools,
     context: { state },
     meta: { runId: "run-7f3a", iteration: 0, role: "support", tenantId: "acme", intent: verdict },
@@ -40,5 +39,5 @@ export async function runObserveExample() {
 
   // Observe: `offered` is `tools`, unchanged. `event.selected` is what enforce would offer:
   // ["hydrate_context", "search_orders"]. Send it: POST /api/ingest {"batch": [event]}.
-  return { offered, forcedChoice, event, tools };
+  return { offered, forcedChoice, event, tools, configVersion: routing.configVersion };
 }

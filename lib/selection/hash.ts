@@ -1,17 +1,21 @@
 /** Small pure hash functions (no Node modules), used for configuration versions. */
 
-const FNV_OFFSET_BASIS_64 = 0xcbf29ce484222325n;
-const FNV_PRIME_64 = 0x100000001b3n;
-const MASK_64 = 0xffffffffffffffffn;
-
-/** FNV-1a, 64-bit, over the UTF-8 bytes of `text`, as 16 lowercase hex digits. */
+/**
+ * FNV-1a, 64-bit, over the UTF-8 bytes of `text`, as 16 lowercase hex digits. The 64-bit state
+ * is kept as two 32-bit halves: multiplying by the prime 2^40 + 0x1b3 is the low half times
+ * 0x1b3 (its carry going to the high half), plus the low half shifted into the high half by 8.
+ */
 export function fnv1a64Hex(text: string): string {
-  let hash = FNV_OFFSET_BASIS_64;
+  let high = 0xcbf29ce4;
+  let low = 0x84222325;
   for (const byte of new TextEncoder().encode(text)) {
-    hash ^= BigInt(byte);
-    hash = (hash * FNV_PRIME_64) & MASK_64;
+    low ^= byte;
+    const product = (low >>> 0) * 0x1b3;
+    const carry = Math.floor(product / 0x1_0000_0000);
+    high = (Math.imul(high, 0x1b3) + carry + (low << 8)) >>> 0;
+    low = product >>> 0;
   }
-  return hash.toString(16).padStart(16, "0");
+  return (high >>> 0).toString(16).padStart(8, "0") + (low >>> 0).toString(16).padStart(8, "0");
 }
 
 /**

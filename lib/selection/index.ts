@@ -4,14 +4,17 @@
  */
 
 export { type CatalogEntry, ToolCatalog } from "./catalog";
+export { routingConfigFromJson, routingConfigToJson } from "./config-json";
 export {
   configVersion,
   defaultPipeline,
+  type PreparedRouting,
+  prepareRouting,
   type RoutingConfig,
   type RoutingPolicyConfig,
   type TurnInputs,
 } from "./default-pipeline";
-export { estimateDroppedTokens } from "./dropped-tokens";
+export { estimateDroppedTokens, estimateToolTokens } from "./dropped-tokens";
 export { ContractViolationError, ForcedToolUnavailable } from "./errors";
 export { isToolMessage, resolveMessages, turnHopIndex } from "./messages";
 export {

@@ -3,10 +3,11 @@
  * what each one decided.
  */
 import { ForcedToolUnavailable } from "./errors";
+import { isPromiseLike } from "./maybe-async";
 import { resolveMessages } from "./messages";
 import { isStageOutcome, type StageAction, type StageOutcome, type StageRecord } from "./outcome";
 import type { SelectionStage, StageContext } from "./stage";
-import { namesOf, readToolName } from "./tools";
+import { readToolName } from "./tools";
 import type { SelectionContext, SelectionState, SelectionWarning, Tool } from "./types";
 
 /** The tools to bind, the choice to force, and why. */
@@ -27,25 +28,31 @@ function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** The names of `tools` not present in `others`, compared by identity. */
-function namesMissingFrom(tools: readonly Tool[], others: ReadonlySet<Tool>): string[] {
-  return namesOf(tools.filter((tool) => !others.has(tool)));
-}
-
 /** What applying one stage's outcome to the candidates amounted to. */
 interface AppliedOutcome {
   action: StageAction;
   detail: string;
 }
 
-/** One `select` call: the candidates, the forced choice, the trace and warnings so far. */
+/**
+ * One `select` call: the candidates, the forced choice, the trace and warnings so far.
+ *
+ * The candidates are always input tools in input order, so they are kept as one flag per input
+ * position (`member`), and names are read once per input tool. A tool object given twice is
+ * one candidate (both positions move together), named once in `kept` and `dropped`.
+ */
 class SelectionRun<T extends Tool> {
-  readonly inputNames: ReadonlySet<string>;
   readonly trace: StageRecord[] = [];
   readonly warnings: SelectionWarning[] = [];
-  candidates: T[];
   forcedChoice: string | null = null;
-  private readonly offered: ReadonlySet<Tool>;
+  /** The current candidates, rebuilt from `member` whenever a stage changes them. */
+  private candidates: T[];
+  /** Whether the input tool at each position is a candidate. */
+  private member: boolean[];
+  private readonly names: readonly (string | null)[];
+  /** The first position of each input tool object (equal to its own position when first). */
+  private readonly firstPosition: number[];
+  private readonly positionOf = new Map<Tool, number>();
   private readonly state: SelectionState;
   private readonly messages: readonly unknown[];
   /** Names removed by a stage that does not protect the forced tool (and not added back). */
@@ -56,51 +63,65 @@ class SelectionRun<T extends Tool> {
     readonly inputTools: readonly T[],
     private readonly context: SelectionContext,
   ) {
-    this.inputNames = new Set(namesOf(inputTools));
-    this.offered = new Set<Tool>(inputTools);
+    const count = inputTools.length;
+    const names: (string | null)[] = [];
+    const firstPosition: number[] = [];
+    const member: boolean[] = [];
+    for (let i = 0; i < count; i++) {
+      const tool = inputTools[i] as T;
+      names.push(readToolName(tool));
+      const first = this.positionOf.get(tool);
+      if (first === undefined) this.positionOf.set(tool, i);
+      firstPosition.push(first ?? i);
+      member.push(true);
+    }
+    this.names = names;
+    this.firstPosition = firstPosition;
+    this.member = member;
     this.state = context.state ?? {};
     this.messages = resolveMessages(context);
-    this.candidates = [...inputTools];
+    // Never modified in place: a stage that changes the candidates makes a new list.
+    this.candidates = inputTools as T[];
   }
 
-  /** Runs one stage and records it; a stage that fails is contained and recorded as "error". */
-  async runStage(stage: SelectionStage): Promise<void> {
-    const before = new Set<Tool>(this.candidates);
-    let outcome: StageOutcome;
+  /** Whether some input tool has this name. */
+  private isOffered(name: string): boolean {
+    return this.names.includes(name);
+  }
+
+  /**
+   * Runs one stage and records it; a stage that fails is contained and recorded as "error".
+   * Returns a promise only when the stage answered with one, so a pipeline of synchronous
+   * stages runs without waiting between them.
+   */
+  runStage(stage: SelectionStage): Promise<void> | undefined {
+    let answer: unknown;
     try {
-      outcome = await this.ask(stage);
+      answer = stage.apply([...this.candidates], this.stageContext());
     } catch (error) {
       this.recordError(stage, describeError(error));
-      return;
+      return undefined;
     }
-    const { action, detail } = this.applyOutcome(stage, outcome);
-    const after = new Set<Tool>(this.candidates);
-    const dropped = namesMissingFrom([...before], after);
-    const added = namesMissingFrom(this.candidates, before);
-    this.trackHardRemovals(stage, dropped, added);
-    const reinstated = this.reinstateForced(stage, after);
-    this.trace.push({
-      stage: stage.name,
-      action,
-      kept: namesOf([...before].filter((tool) => after.has(tool))),
-      dropped,
-      added,
-      reinstated,
-      forcedChoice: this.forcedChoice,
-      detail,
-      degraded: outcome.degraded === true,
-    });
+    if (!isPromiseLike(answer)) {
+      this.record(stage, answer);
+      return undefined;
+    }
+    return Promise.resolve(answer).then(
+      (settled) => this.record(stage, settled),
+      (error: unknown) => this.recordError(stage, describeError(error)),
+    );
   }
 
   /** Throws when the forced tool was never offered or a non-protecting stage removed it. */
   assertForcedAvailable(): void {
     const forced = this.forcedChoice;
     if (forced === null) return;
-    if (!this.inputNames.has(forced)) {
+    if (!this.isOffered(forced)) {
+      const offered = new Set(this.names.filter((name) => name !== null)).size;
       throw new ForcedToolUnavailable(
         forced,
         "not_offered",
-        `forced tool ${forced} is not among the ${this.inputNames.size} offered tools`,
+        `forced tool ${forced} is not among the ${offered} offered tools`,
       );
     }
     if (this.removedByHardStage.has(forced)) {
@@ -121,9 +142,8 @@ class SelectionRun<T extends Tool> {
     };
   }
 
-  /** The stage's answer for the current candidates; throws when it is not a StageOutcome. */
-  private async ask(stage: SelectionStage): Promise<StageOutcome> {
-    const ctx: StageContext = {
+  private stageContext(): StageContext {
+    return {
       state: this.state,
       messages: this.messages,
       role: this.context.role ?? "",
@@ -131,17 +151,69 @@ class SelectionRun<T extends Tool> {
       inputTools: this.inputTools,
       forcedChoice: this.forcedChoice,
     };
-    const answer: unknown = await stage.apply([...this.candidates], ctx);
-    if (!isStageOutcome(answer)) throw new TypeError("apply did not return a StageOutcome");
-    return answer;
+  }
+
+  /** Applies a stage's answer to the candidates and records what it did. */
+  private record(stage: SelectionStage, answer: unknown): void {
+    if (!isStageOutcome(answer)) {
+      this.recordError(stage, describeError(new TypeError("apply did not return a StageOutcome")));
+      return;
+    }
+    const before = this.member;
+    const { action, detail } = this.applyOutcome(stage, answer);
+    const after = this.member;
+    const kept: string[] = [];
+    const dropped: string[] = [];
+    const added: string[] = [];
+    if (after !== before) {
+      for (let i = 0; i < after.length; i++) {
+        const name = this.names[i] as string | null;
+        if (name === null) continue;
+        const first = this.firstPosition[i] === i;
+        if (before[i] && after[i]) {
+          if (first) kept.push(name);
+        } else if (before[i]) {
+          if (first) dropped.push(name);
+        } else if (after[i]) {
+          added.push(name);
+        }
+      }
+    } else {
+      this.collectNames(after, kept, true);
+    }
+    this.trackHardRemovals(stage, dropped, added);
+    const reinstated = this.reinstateForced(stage);
+    this.trace.push({
+      stage: stage.name,
+      action,
+      kept,
+      dropped,
+      added,
+      reinstated,
+      forcedChoice: this.forcedChoice,
+      detail,
+      degraded: answer.degraded === true,
+    });
+  }
+
+  /** Pushes the names of the positions set in `flags` (first positions only, when asked). */
+  private collectNames(flags: readonly boolean[], into: string[], firstOnly: boolean): void {
+    for (let i = 0; i < flags.length; i++) {
+      const name = this.names[i] as string | null;
+      if (flags[i] && name !== null && (!firstOnly || this.firstPosition[i] === i)) {
+        into.push(name);
+      }
+    }
   }
 
   private recordError(stage: SelectionStage, detail: string): void {
     this.warnings.push({ code: "stage_error", stage: stage.name, detail });
+    const kept: string[] = [];
+    this.collectNames(this.member, kept, false);
     this.trace.push({
       stage: stage.name,
       action: "error",
-      kept: namesOf(this.candidates),
+      kept,
       dropped: [],
       added: [],
       reinstated: [],
@@ -149,6 +221,16 @@ class SelectionRun<T extends Tool> {
       detail,
       degraded: true,
     });
+  }
+
+  /** Makes `member` the new candidate flags (a new array, so the old one stays comparable). */
+  private setMembers(member: boolean[]): void {
+    this.member = member;
+    const candidates: T[] = [];
+    for (let i = 0; i < member.length; i++) {
+      if (member[i]) candidates.push(this.inputTools[i] as T);
+    }
+    this.candidates = candidates;
   }
 
   /** Sets the forced choice and the candidates the outcome asks for, and raises its warning. */
@@ -161,10 +243,19 @@ class SelectionRun<T extends Tool> {
     }
     if (outcome.tools !== null) {
       action = "select";
-      const chosen = new Set<Tool>(outcome.tools);
-      const ignored = outcome.tools.filter((tool) => !this.offered.has(tool)).length;
+      const member: boolean[] = new Array(this.inputTools.length).fill(false);
+      let ignored = 0;
+      for (const tool of outcome.tools) {
+        const position = this.positionOf.get(tool);
+        if (position === undefined) ignored += 1;
+        else member[position] = true;
+      }
+      for (let i = 0; i < member.length; i++) {
+        const first = this.firstPosition[i] as number;
+        if (first !== i) member[i] = member[first] as boolean;
+      }
       if (ignored > 0) detail += ` (ignored ${ignored} tool(s) that were not offered)`;
-      this.candidates = this.inputTools.filter((tool) => chosen.has(tool));
+      this.setMembers(member);
     }
     if (outcome.warning) {
       this.warnings.push({ code: outcome.warning, stage: stage.name, detail });
@@ -181,19 +272,19 @@ class SelectionRun<T extends Tool> {
    * The protection rule: a forced tool missing after the stage, that no non-protecting stage
    * removed, is put back in input order. Returns the names put back.
    */
-  private reinstateForced(stage: SelectionStage, after: ReadonlySet<Tool>): string[] {
+  private reinstateForced(stage: SelectionStage): string[] {
     const forced = this.forcedChoice;
     if (
       forced === null ||
-      !this.inputNames.has(forced) ||
+      !this.isOffered(forced) ||
       this.removedByHardStage.has(forced) ||
-      this.candidates.some((tool) => readToolName(tool) === forced)
+      this.names.some((name, i) => name === forced && this.member[i])
     ) {
       return [];
     }
-    this.candidates = this.inputTools.filter(
-      (tool) => after.has(tool) || readToolName(tool) === forced,
-    );
+    const member = this.member.slice();
+    for (let i = 0; i < member.length; i++) if (this.names[i] === forced) member[i] = true;
+    this.setMembers(member);
     this.warnReinstatedOnce(stage, forced);
     return [forced];
   }
@@ -236,8 +327,11 @@ export class SelectionPipeline {
     tools: readonly T[],
     context: SelectionContext = {},
   ): Promise<SelectionResult<T>> {
-    const run = new SelectionRun<T>([...tools], context);
-    for (const stage of this.stages) await run.runStage(stage);
+    const run = new SelectionRun<T>(tools.slice(), context);
+    for (const stage of this.stages) {
+      const pending = run.runStage(stage);
+      if (pending !== undefined) await pending;
+    }
     run.assertForcedAvailable();
     return run.result();
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { toolRoutingDecisionSchema } from "@/lib/schemas/events";
 import { defaultPipeline, type RoutingConfig } from "./default-pipeline";
+import { estimateDroppedTokens } from "./dropped-tokens";
 import { ForcedToolUnavailable } from "./errors";
 import { StageOutcome } from "./outcome";
 import { paletteIdentity } from "./palette-identity";
@@ -122,6 +123,12 @@ describe("routeTurn event", () => {
       selected: ["hydrate_context", "search_orders", "refund_order"],
       forced_choice: null,
       dropped_tokens: Math.floor((wipe.description.length + wipe.name.length) / 4),
+      tool_tokens: Object.fromEntries(
+        [hydrate, search, refund, wipe].map((tool) => [
+          tool.name,
+          Math.floor((tool.description.length + tool.name.length) / 4),
+        ]),
+      ),
       warnings: [],
       intent: { label: "action", matched_tool_keywords: ["refund_order"] },
       model: "gpt-4.1-mini",
@@ -129,6 +136,43 @@ describe("routeTurn event", () => {
       config_version: pipeline.configVersion,
       palette_identity: paletteIdentity(["hydrate_context", "search_orders", "refund_order"]),
     });
+  });
+
+  it("fills tool_tokens for every named offered tool with the estimate dropped_tokens sums", async () => {
+    const twin = { name: "search_orders", description: "A second, longer search_orders tool." };
+    const { event } = await routeTurn({
+      mode: "observe",
+      pipeline: defaultPipeline({ ...config, turn: { allowedNames: ["search_orders"] } }),
+      tools: [...tools, twin],
+      meta: { ...meta, role: "support" },
+    });
+    const sizes = event?.tool_tokens ?? {};
+    // Unnamed tools have no entry; of two tools sharing a name, the first one's size.
+    expect(Object.keys(sizes)).toEqual([
+      "hydrate_context",
+      "search_orders",
+      "refund_order",
+      "wipe_account",
+    ]);
+    expect(sizes.search_orders).toBe(estimateDroppedTokens([search]));
+    const dropped = (event?.offered ?? []).filter((name) => !event?.selected.includes(name));
+    expect(dropped).toEqual(["refund_order", "wipe_account"]);
+    // Lazy routing keeps the unnamed tool (no name to gate) and the twin (an allowed name).
+    expect(event?.dropped_tokens).toBe((sizes.refund_order ?? 0) + (sizes.wipe_account ?? 0));
+  });
+
+  it("gives a tool named __proto__ an entry of its own", async () => {
+    const odd = { name: "__proto__", description: "12345678" };
+    const { event } = await routeTurn({
+      mode: "observe",
+      pipeline: new SelectionPipeline([]),
+      tools: [odd],
+      meta,
+    });
+    const sizes = event?.tool_tokens ?? {};
+    expect(Object.keys(sizes)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(sizes)).toBe(Object.prototype);
+    expect(JSON.stringify(sizes)).toBe('{"__proto__":4}');
   });
 
   it("writes the trace in snake_case", async () => {

@@ -3,12 +3,12 @@
  * `tool_routing_decision` event (SPEC §2).
  */
 import { LIMITS, type ToolRoutingDecision, toolRoutingDecisionSchema } from "@/lib/schemas/events";
-import { estimateDroppedTokens } from "./dropped-tokens";
+import { estimateDroppedTokens, estimateToolTokens } from "./dropped-tokens";
 import { resolveMessages, turnHopIndex } from "./messages";
 import type { StageRecord } from "./outcome";
 import { paletteIdentity } from "./palette-identity";
 import type { SelectionPipeline } from "./pipeline";
-import { namesOf } from "./tools";
+import { namesOf, readToolName } from "./tools";
 import type { IntentVerdict, SelectionContext, SelectionWarning, Tool } from "./types";
 
 /** off: nothing runs. observe: computed and reported, tools unchanged. enforce: narrowed. */
@@ -49,6 +49,28 @@ export interface RouteTurnResult<T extends Tool> {
   readonly forcedChoice: string | null;
   /** The validated decision event; null in off mode. */
   readonly event: ToolRoutingDecision | null;
+}
+
+/** Each named tool's estimated size (the estimate `dropped_tokens` sums), first tool per name. */
+function toolTokens(tools: readonly Tool[]): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const tool of tools) {
+    const name = readToolName(tool);
+    if (name === null || Object.hasOwn(sizes, name)) continue;
+    const value = estimateToolTokens(tool);
+    // A tool named "__proto__" gets an entry, not a prototype.
+    if (name === "__proto__") {
+      Object.defineProperty(sizes, name, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      sizes[name] = value;
+    }
+  }
+  return sizes;
 }
 
 function truncate(text: string, max: number): string {
@@ -110,6 +132,7 @@ export async function routeTurn<T extends Tool>(
     selected: selectedNames,
     forced_choice: result.forcedChoice,
     dropped_tokens: estimateDroppedTokens(tools.filter((tool) => !selected.has(tool))),
+    tool_tokens: toolTokens(tools),
     trace: result.trace.map(toWireRecord),
     warnings: result.warnings.map(toWireWarning),
     ...(meta.intent

@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TelemetryEvent } from "@/lib/schemas/events";
+import { estimateToolTokens, prepareRouting, routeTurn } from "@/lib/selection";
 import {
   InvalidEventError,
   ingestUrl,
@@ -16,6 +17,7 @@ interface SeenRequest {
   url: string;
   headers: Record<string, string>;
   ids: string[];
+  events: TelemetryEvent[];
   at: number;
 }
 
@@ -33,6 +35,7 @@ function fakeServer(script: (request: SeenRequest, index: number) => Reply) {
       url: String(input),
       headers,
       ids: batch.map((e) => e.event_id),
+      events: batch,
       at: Date.now(),
     };
     requests.push(request);
@@ -117,6 +120,30 @@ describe("batching", () => {
       "content-encoding": "gzip",
     });
     expect(client.stats()).toMatchObject({ sent: 7, failed: 0, buffered: 0, inFlight: 0 });
+  });
+
+  it("sends the decision routeTurn builds as it is, tool_tokens included", async () => {
+    const { requests, fetchImpl } = fakeServer((r) => ok(r.ids));
+    const client = makeClient({ fetch: fetchImpl });
+    const tools = [
+      { name: "search_docs", description: "Search the documentation." },
+      { name: "open_ticket", description: "Open a support ticket for the customer." },
+    ];
+    const { event } = await routeTurn({
+      mode: "observe",
+      pipeline: prepareRouting({ roleTools: { support: ["search_docs"] } }).pipeline(),
+      tools,
+      meta: { runId: "run-tokens", iteration: 0, role: "support" },
+    });
+    if (!event) throw new Error("no event in observe mode");
+    client.record(event);
+    await client.flush();
+    const sent = requests[0]?.events[0];
+    expect(sent).toEqual(event);
+    expect(sent?.type === "tool_routing_decision" && sent.tool_tokens).toEqual({
+      search_docs: estimateToolTokens(tools[0]),
+      open_ticket: estimateToolTokens(tools[1]),
+    });
   });
 
   it("sends a partial batch when the flush interval elapses", async () => {

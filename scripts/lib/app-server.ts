@@ -57,8 +57,9 @@ export async function startAppServer({
       env: {
         // Sessions are signed with a secret `next start` requires; a throwaway one per server.
         ROUTELENS_AUTH_SECRET: randomBytes(32).toString("base64url"),
-        // Alerts run only in the servers of tests that ask for them (`env`).
+        // Alerts and backtests run only in the servers of tests that ask for them (`env`).
         ROUTELENS_ALERTS: "0",
+        ROUTELENS_BACKTESTS: "0",
         ...process.env,
         ...env,
         DATABASE_URL: databaseUrl,

@@ -15,6 +15,11 @@
  *
  * The keys are written to .data/demo-keys.json so `npm run simulate -- --live` can keep the
  * demo tenants busy over HTTP afterwards.
+ *
+ * The demo tenants' routing configs are stored too (`demo-configs.ts`), with the time each took
+ * effect. A database whose demo was loaded before configs were stored gets them at the next
+ * start (the same child process with `--configs`), placed in the week before its tenants were
+ * created; tenants that already have configs are left alone.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -55,20 +60,23 @@ export async function hasNoDecisions(databaseUrl: string): Promise<boolean> {
 }
 
 /**
- * Starts loading the demo in a child process when the database has no decisions; returns
- * null (loading nothing) otherwise. Progress lines go through `log`.
+ * Starts loading the demo in a child process when the database has no decisions; otherwise the
+ * child only stores the demo configs the database is missing. Progress lines go through `log`.
  */
 export async function startDemoLoader(
   databaseUrl: string,
   log: (line: string) => void,
-): Promise<DemoLoader | null> {
-  if (!(await hasNoDecisions(databaseUrl))) return null;
-  log(
-    "empty database: loading a week of demo traffic in the background (ROUTELENS_DEMO=0 turns this off)",
-  );
+): Promise<DemoLoader> {
+  const empty = await hasNoDecisions(databaseUrl);
+  if (empty) {
+    log(
+      "empty database: loading a week of demo traffic in the background (ROUTELENS_DEMO=0 turns this off)",
+    );
+  }
+  // On a database that already has its demo, the child only stores missing demo configs.
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", fileURLToPath(import.meta.url), "--load"],
+    ["--import", "tsx", fileURLToPath(import.meta.url), empty ? "--load" : "--configs"],
     {
       env: { ...process.env, DATABASE_URL: databaseUrl },
       stdio: ["ignore", "inherit", "inherit"],
@@ -216,11 +224,24 @@ export async function loadUnroutedDemo({
   return calls;
 }
 
-/** The child process: keys, then the week of traffic. */
+/** Stores the demo tenants' configs that are missing; logs what it stored. */
+async function storeDemoConfigs(
+  log: (line: string) => void,
+  storyEnd: (tenantCreatedAt: Date) => Date,
+): Promise<void> {
+  const { seedDemoConfigs } = await import("./demo-configs");
+  const stored = await seedDemoConfigs(process.env.DATABASE_URL ?? "", storyEnd);
+  const lines = Object.entries(stored).map(([tenant, count]) => `${tenant} (${count})`);
+  if (lines.length > 0) log(`demo: routing configs stored for ${lines.join(", ")}`);
+}
+
+/** The child process: keys, configs, then the week of traffic. */
 async function runLoader(): Promise<void> {
   const log = (line: string) => console.log(`[routelens] ${line}`);
   await createDemoKeys(log);
-  const { decisions, seconds } = await loadDemoTraffic({ log });
+  const now = Date.now();
+  await storeDemoConfigs(log, () => new Date(now));
+  const { decisions, seconds } = await loadDemoTraffic({ now, log });
   const calls = await loadUnroutedDemo({ log });
   log(
     `demo: ${calls.toLocaleString("en-US")} LLM calls of an agent that routes nothing (${UNROUTED_DEMO_TENANT}, mode off) stored from OpenTelemetry spans`,
@@ -232,19 +253,31 @@ async function runLoader(): Promise<void> {
   await getPool().end();
 }
 
-/** Run as `node --import tsx scripts/lib/demo-loader.ts --load` by `startDemoLoader`. */
-function isLoaderProcess(): boolean {
-  if (process.argv[1] !== fileURLToPath(import.meta.url)) return false;
-  const { values } = parseCommandLine(
-    { load: { type: "boolean" } },
-    "usage: node --import tsx scripts/lib/demo-loader.ts --load",
-  );
-  return values.load === true;
+/** The child process on a database that has its demo: the demo configs it is missing. */
+async function runConfigsOnly(): Promise<void> {
+  const log = (line: string) => console.log(`[routelens] ${line}`);
+  await storeDemoConfigs(log, (createdAt) => createdAt);
+  const { getPool } = await import("@/lib/db/client");
+  await getPool().end();
 }
 
-if (isLoaderProcess()) {
+/**
+ * Run as `node --import tsx scripts/lib/demo-loader.ts --load` (or `--configs`) by
+ * `startDemoLoader`.
+ */
+function loaderTask(): "load" | "configs" | null {
+  if (process.argv[1] !== fileURLToPath(import.meta.url)) return null;
+  const { values } = parseCommandLine(
+    { load: { type: "boolean" }, configs: { type: "boolean" } },
+    "usage: node --import tsx scripts/lib/demo-loader.ts --load | --configs",
+  );
+  return values.load === true ? "load" : values.configs === true ? "configs" : null;
+}
+
+const task = loaderTask();
+if (task !== null) {
   process.on("SIGTERM", () => process.exit(0));
-  runLoader().catch((error: unknown) => {
+  (task === "load" ? runLoader() : runConfigsOnly()).catch((error: unknown) => {
     console.error(
       `[routelens] demo loading failed: ${error instanceof Error ? error.message : String(error)}`,
     );

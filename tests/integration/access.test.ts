@@ -22,6 +22,8 @@ const runA = `run-a-${stamp}`;
 const runB = `run-b-${stamp}`;
 const ruleA = randomUUID();
 const ruleB = randomUUID();
+const backtestA = randomUUID();
+const backtestB = randomUUID();
 
 /** Every page and route handler file under app/, as its path from app/. */
 function routeFiles(dir = "app", prefix = ""): string[] {
@@ -50,6 +52,7 @@ const ROUTES: Record<string, Route> = {
   "api/health/route.ts": { public: true },
   "api/ingest/route.ts": { public: true },
   "api/ingest/schema/route.ts": { public: true },
+  "api/routing-config/schema/route.ts": { public: true },
   "api/otlp/v1/traces/route.ts": { public: true },
   "api/auth/[...all]/route.ts": { public: true },
   "sign-in/page.tsx": { public: true },
@@ -101,6 +104,34 @@ const ROUTES: Record<string, Route> = {
     url: `/alerts/${ruleA}`,
     otherTenant: `/alerts/${ruleB}`,
   },
+  "(dashboard)/backtests/(list)/page.tsx": {
+    url: "/backtests",
+    otherTenant: `/backtests?tenant=${tenantB}`,
+  },
+  "(dashboard)/backtests/new/page.tsx": {
+    url: "/backtests/new",
+    otherTenant: { none: "offers only the tenants the user maintains; others get 404" },
+  },
+  "(dashboard)/backtests/[backtestId]/page.tsx": {
+    url: `/backtests/${backtestA}`,
+    otherTenant: `/backtests/${backtestB}`,
+  },
+  "(dashboard)/configs/page.tsx": {
+    url: "/configs",
+    otherTenant: { none: "lists only the user's tenants" },
+  },
+  "(dashboard)/configs/[tenant]/page.tsx": {
+    url: `/configs/${tenantA}`,
+    otherTenant: `/configs/${tenantB}`,
+  },
+  "(dashboard)/configs/[tenant]/edit/page.tsx": {
+    url: `/configs/${tenantA}/edit`,
+    otherTenant: `/configs/${tenantB}/edit`,
+  },
+  "api/configs/[tenant]/route.ts": {
+    url: `/api/configs/${tenantA}`,
+    otherTenant: `/api/configs/${tenantB}`,
+  },
   "api/export/breakdown/route.ts": {
     url: "/api/export/breakdown",
     otherTenant: `/api/export/breakdown?tenant=${tenantB}`,
@@ -120,6 +151,10 @@ const ROUTES: Record<string, Route> = {
   "api/export/context-tax/route.ts": {
     url: "/api/export/context-tax",
     otherTenant: `/api/export/context-tax?tenant=${tenantB}`,
+  },
+  "api/export/backtest/route.ts": {
+    url: `/api/export/backtest?id=${backtestA}`,
+    otherTenant: `/api/export/backtest?id=${backtestB}`,
   },
 };
 
@@ -148,6 +183,18 @@ beforeAll(async () => {
       `INSERT INTO alert_rules (id, tenant_id, name, metric, window_minutes, comparison, threshold)
        VALUES ($1, $2, $3, 'decisions', 15, 'lt', 1)`,
       [id, tenant, `rule of role-${tenant}`],
+    );
+  }
+  // A finished backtest per tenant, its role named after the tenant so a leak would show it.
+  for (const [id, tenant] of [
+    [backtestA, tenantA],
+    [backtestB, tenantB],
+  ] as const) {
+    await db.query(
+      `INSERT INTO backtests (id, tenant_id, roles, window_from, window_to, candidate,
+                              candidate_version, threshold_percent)
+       VALUES ($1, $2, ARRAY[$3], now() - interval '1 day', now(), '{}'::jsonb, 'v1', 1)`,
+      [id, tenant, `role-${tenant}`],
     );
   }
   await db.end();

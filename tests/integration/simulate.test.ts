@@ -234,6 +234,8 @@ describe("demo loader and reset", () => {
       spans: number;
       toolRuns: number;
       sizes: number;
+      allSizes: number;
+      offeredTools: number;
       unused: number;
     }>(
       databaseUrl,
@@ -243,7 +245,14 @@ describe("demo loader and reset", () => {
                 WHERE tenant_id = 'demo-support' AND kind = 'llm_call') AS spans,
               (SELECT count(*)::int FROM otel_spans
                 WHERE tenant_id = 'demo-support' AND kind = 'tool_run') AS "toolRuns",
-              (SELECT count(*)::int FROM tool_sizes WHERE tenant_id = 'demo-support') AS sizes,
+              (SELECT count(*)::int FROM tool_sizes s
+                WHERE s.tenant_id = 'demo-support' AND EXISTS (
+                  SELECT 1 FROM decisions d
+                   WHERE d.tenant_id = 'demo-support' AND d.mode = 'off' AND d.role = 'triage'
+                     AND s.tool = ANY(d.offered))) AS sizes,
+              (SELECT count(*)::int FROM tool_sizes WHERE tenant_id = 'demo-support') AS "allSizes",
+              (SELECT count(DISTINCT tool)::int FROM decisions, unnest(offered) AS tool
+                WHERE tenant_id = 'demo-support') AS "offeredTools",
               (SELECT coalesce(sum(unused_offers), 0)::int FROM tool_rollup_hour
                 WHERE tenant_id = 'demo-support' AND mode = 'off') AS unused`,
       [],
@@ -253,7 +262,10 @@ describe("demo loader and reset", () => {
     expect(row?.decisions).toBeGreaterThan(calls * 0.7);
     expect(row?.decisions).toBeLessThanOrEqual(calls);
     expect(row?.toolRuns).toBeGreaterThan(0);
+    // The unrouted agent's 12 tools are sized from its spans' definitions; with the routed
+    // demo's decisions (their tool_tokens), every tool the tenant ever offered has a size.
     expect(row?.sizes).toBe(12);
+    expect(row?.allSizes).toBe(row?.offeredTools);
     expect(row?.unused).toBeGreaterThan(row?.decisions ?? 0);
   });
 

@@ -24,6 +24,24 @@ export interface RunDecisionsPage {
 
 type RawDecision = Omit<DecisionRecord, "ts"> & { ts: Date };
 
+/** The columns of a `DecisionRecord`. */
+const DECISION_COLUMNS = `id, iteration, ts, role, mode, turn_hop_index AS "turnHopIndex", model, agent,
+  forced_choice AS "forcedChoice", config_version AS "configVersion", intent,
+  coalesce(offered, '{}') AS offered, coalesce(selected, '{}') AS selected,
+  coalesce(dropped, '{}') AS dropped, dropped_tokens AS "droppedTokens",
+  reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
+  stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome",
+  coalesce(called, '{}') AS called, coalesce(harmful_tools, '{}') AS "harmfulTools"`;
+
+function toDecisionRecord(row: RawDecision): DecisionRecord {
+  return {
+    ...row,
+    id: Number(row.id),
+    ts: row.ts.toISOString(),
+    trace: expandTrace(row.trace, row.offered),
+  };
+}
+
 /** A page of the run's decisions in iteration order. */
 export async function listRunDecisions(
   tenantId: string,
@@ -31,25 +49,32 @@ export async function listRunDecisions(
   page: RunDecisionsPage,
 ): Promise<DecisionRecord[]> {
   const { rows } = await getPool().query<RawDecision>(
-    `SELECT id, iteration, ts, role, mode, turn_hop_index AS "turnHopIndex", model, agent,
-            forced_choice AS "forcedChoice", config_version AS "configVersion", intent,
-            coalesce(offered, '{}') AS offered, coalesce(selected, '{}') AS selected,
-            coalesce(dropped, '{}') AS dropped, dropped_tokens AS "droppedTokens",
-            reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
-            stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome",
-            coalesce(called, '{}') AS called, coalesce(harmful_tools, '{}') AS "harmfulTools"
+    `SELECT ${DECISION_COLUMNS}
        FROM decisions
       WHERE tenant_id = $1 AND run_id = $2 ${page.issuesOnly ? `AND ${DECISION_HAS_ISSUES}` : ""}
       ORDER BY iteration, ts, id
      OFFSET $3 LIMIT $4`,
     [tenantId, runId, page.offset, page.limit],
   );
-  return rows.map((row) => ({
-    ...row,
-    id: Number(row.id),
-    ts: row.ts.toISOString(),
-    trace: expandTrace(row.trace, row.offered),
-  }));
+  return rows.map(toDecisionRecord);
+}
+
+/** The run's decision at `iteration` (the first stored, should it have been sent twice). */
+export async function getRunDecision(
+  tenantId: string,
+  runId: string,
+  iteration: number,
+): Promise<DecisionRecord | null> {
+  const { rows } = await getPool().query<RawDecision>(
+    `SELECT ${DECISION_COLUMNS}
+       FROM decisions
+      WHERE tenant_id = $1 AND run_id = $2 AND iteration = $3
+      ORDER BY ts, id
+      LIMIT 1`,
+    [tenantId, runId, iteration],
+  );
+  const row = rows[0];
+  return row ? toDecisionRecord(row) : null;
 }
 
 /** How many of the run's decisions have an issue. */

@@ -1,4 +1,6 @@
 /** Forced choice: resolve which tool, if any, the model must call this iteration. */
+
+import { isPromiseLike, type MaybePromise } from "../maybe-async";
 import { isToolMessage as defaultIsToolMessage, readMessageName } from "../messages";
 import { StageOutcome } from "../outcome";
 import type { SelectionStage, StageContext } from "../stage";
@@ -47,25 +49,30 @@ export class ForcedChoiceStage implements SelectionStage {
     this.isToolMessage = options.isToolMessage ?? defaultIsToolMessage;
   }
 
-  async apply(_tools: readonly Tool[], ctx: StageContext): Promise<StageOutcome> {
-    let choice: string | null = null;
-    let source = "";
+  apply(_tools: readonly Tool[], ctx: StageContext): MaybePromise<StageOutcome> {
     const stamp = ctx.state[this.stateKey];
     if (typeof stamp === "string" && stamp.length > 0) {
-      choice = stamp;
-      source = `state stamp "${this.stateKey}"`;
-    } else if (this.resolver !== null) {
-      try {
-        const resolved = await this.resolver.resolve(ctx.state, ctx.messages);
-        choice = typeof resolved === "string" && resolved.length > 0 ? resolved : null;
-      } catch (error) {
-        return StageOutcome.abstain(`resolver failed, force released: ${describeError(error)}`, {
-          degraded: true,
-        });
-      }
-      source = "resolver";
+      return this.decide(stamp, `state stamp "${this.stateKey}"`, ctx);
     }
+    if (this.resolver === null) return StageOutcome.abstain("nothing forced");
+    const released = (error: unknown) =>
+      StageOutcome.abstain(`resolver failed, force released: ${describeError(error)}`, {
+        degraded: true,
+      });
+    let resolved: ReturnType<ForcedChoiceResolver["resolve"]>;
+    try {
+      resolved = this.resolver.resolve(ctx.state, ctx.messages);
+    } catch (error) {
+      return released(error);
+    }
+    const decide = (value: string | null | undefined) =>
+      this.decide(typeof value === "string" && value.length > 0 ? value : null, "resolver", ctx);
+    return isPromiseLike(resolved)
+      ? Promise.resolve(resolved).then(decide, released)
+      : decide(resolved);
+  }
 
+  private decide(choice: string | null, source: string, ctx: StageContext): StageOutcome {
     if (choice === null) return StageOutcome.abstain("nothing forced");
     if (this.isAnswered(ctx.messages, choice)) {
       return StageOutcome.abstain(`released: ${choice} already answered in the transcript`);

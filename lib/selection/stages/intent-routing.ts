@@ -10,8 +10,14 @@ export const DEFAULT_ALWAYS_INCLUDE: readonly string[] = ["hydrate_context"];
 export interface IntentRoutingStageOptions {
   /** The turn's verdict; null or undefined means no verdict. */
   readonly verdict?: IntentVerdict | null;
-  /** Tool name → trigger keywords. A tool with no entry (or an empty one) is always kept. */
-  readonly triggerKeywords?: Readonly<Record<string, readonly string[]>> | null;
+  /**
+   * Tool name → trigger keywords. A tool with no entry (or an empty one) is always kept. A Map
+   * is used as it is (not copied), so one built once can serve a pipeline per turn.
+   */
+  readonly triggerKeywords?:
+    | Readonly<Record<string, readonly string[]>>
+    | ReadonlyMap<string, readonly string[]>
+    | null;
   /** Names kept on every narrowed turn. Defaults to `DEFAULT_ALWAYS_INCLUDE`. */
   readonly alwaysInclude?: readonly string[];
 }
@@ -34,7 +40,8 @@ export class IntentRoutingStage implements SelectionStage {
 
   constructor(options: IntentRoutingStageOptions = {}) {
     this.verdict = options.verdict ?? null;
-    this.triggerKeywords = new Map(Object.entries(options.triggerKeywords ?? {}));
+    const keywords = options.triggerKeywords ?? {};
+    this.triggerKeywords = keywords instanceof Map ? keywords : new Map(Object.entries(keywords));
     this.alwaysInclude = (options.alwaysInclude ?? DEFAULT_ALWAYS_INCLUDE).filter(
       (name) => name.length > 0,
     );

@@ -14,14 +14,18 @@ const plain = { name: "plain" };
 const registry = [lookup, update, wipe, paid, internal, plain];
 const catalog = new ToolCatalog(registry);
 
-function run(options: PolicyStageOptions, tools: readonly Tool[] = registry) {
+function run(
+  options: PolicyStageOptions,
+  tools: readonly Tool[] = registry,
+  forcedChoice: string | null = null,
+) {
   const ctx: StageContext = {
     state: {},
     messages: [],
     role: "action",
     query: "",
     inputTools: tools,
-    forcedChoice: null,
+    forcedChoice,
   };
   return new PolicyStage({ catalog, ...options }).apply(tools, ctx);
 }
@@ -111,6 +115,37 @@ describe("PolicyStage", () => {
       forcedChoice: null,
     };
     expect(stage.apply([lookup, update], ctx).tools).toEqual([lookup]);
+  });
+
+  it("caps the number of tools after the other criteria, keeping the offered order", () => {
+    const outcome = run({ maxTools: 2 });
+    expect(outcome.tools).toEqual([lookup, update]);
+    expect(outcome.detail).toContain("capped at 2 tools: dropped wipe, paid, internal, plain");
+    expect(run({ maxTools: 2, maxSafetyLevel: "read" }).tools).toEqual([lookup, paid]);
+  });
+
+  it("counts the forced tool first when it is among the tools", () => {
+    expect(run({ maxTools: 2 }, registry, "plain").tools).toEqual([lookup, plain]);
+    expect(run({ maxTools: 1 }, registry, "plain").tools).toEqual([plain]);
+    // A forced tool the other criteria denied is not brought back by the cap.
+    expect(run({ maxTools: 2, maxSafetyLevel: "read" }, registry, "wipe").tools).toEqual([
+      lookup,
+      paid,
+    ]);
+  });
+
+  it("counts tools unknown to the catalogue, and applies on its own", () => {
+    const stranger = { name: "stranger" };
+    expect(run({ maxTools: 1 }, [stranger, lookup]).tools).toEqual([stranger]);
+    const under = run({ maxTools: 10 });
+    expect(under.tools).toEqual(registry);
+    expect(under.detail).toBe("nothing denied");
+  });
+
+  it("rejects a cap that is not a whole number of at least 1 at construction", () => {
+    for (const maxTools of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => new PolicyStage({ catalog, maxTools })).toThrow(ContractViolationError);
+    }
   });
 
   it("says why each tool was denied", () => {

@@ -3,7 +3,7 @@ import { type CatalogEntry, ToolCatalog } from "../catalog";
 import { ContractViolationError } from "../errors";
 import { StageOutcome } from "../outcome";
 import type { SelectionStage, StageContext } from "../stage";
-import { readToolName } from "../tools";
+import { namesOf, readToolName } from "../tools";
 import type { Tool } from "../types";
 
 /** Named safety levels, least to most dangerous. Their ranks are 0, 1 and 2. */
@@ -36,12 +36,30 @@ export interface PolicyStageOptions {
   readonly agentVisibleOnly?: boolean;
   /** Allowed categories; a tool with no category, or another one, is dropped. */
   readonly categories?: readonly string[] | null;
+  /**
+   * The most tools the stage lets through (a whole number ≥ 1), applied after the other
+   * criteria: the forced tool first when it is among them, then the others in offered order.
+   */
+  readonly maxTools?: number | null;
+}
+
+/** The first `max` of `tools`, counting the tool named `forced` (when present) first. */
+function capTools(tools: readonly Tool[], max: number, forced: string | null): Set<Tool> {
+  const keep = new Set<Tool>();
+  const forcedTool = forced === null ? undefined : tools.find((t) => readToolName(t) === forced);
+  if (forcedTool !== undefined) keep.add(forcedTool);
+  for (const tool of tools) {
+    if (keep.size >= max) break;
+    keep.add(tool);
+  }
+  return keep;
 }
 
 /**
  * Drops tools the configured policy forbids; criteria left unset are not applied, and with none
- * set the stage abstains. A tool absent from the catalogue is always kept: "the registry has
- * never heard of this tool" is a wiring bug that must stay visible, not look like a denial.
+ * set the stage abstains. A tool absent from the catalogue passes every metadata criterion:
+ * "the registry has never heard of this tool" is a wiring bug that must stay visible, not look
+ * like a denial. `maxTools` counts every tool that passed, known to the catalogue or not.
  */
 export class PolicyStage implements SelectionStage {
   readonly name = "policy";
@@ -54,6 +72,7 @@ export class PolicyStage implements SelectionStage {
   private readonly availableCapabilities: ReadonlySet<string> | null;
   private readonly agentVisibleOnly: boolean;
   private readonly categories: ReadonlySet<string> | null;
+  private readonly maxTools: number | null;
 
   constructor(options: PolicyStageOptions = {}) {
     this.catalog = options.catalog ?? null;
@@ -73,6 +92,12 @@ export class PolicyStage implements SelectionStage {
       options.availableCapabilities == null ? null : new Set(options.availableCapabilities);
     this.agentVisibleOnly = options.agentVisibleOnly ?? false;
     this.categories = options.categories == null ? null : new Set(options.categories);
+    this.maxTools = options.maxTools ?? null;
+    if (this.maxTools !== null && !(Number.isSafeInteger(this.maxTools) && this.maxTools >= 1)) {
+      throw new ContractViolationError(
+        `maxTools must be a whole number of at least 1, got ${String(this.maxTools)}`,
+      );
+    }
   }
 
   private hasCriteria(): boolean {
@@ -81,7 +106,8 @@ export class PolicyStage implements SelectionStage {
       this.budgetUsd !== null ||
       this.availableCapabilities !== null ||
       this.agentVisibleOnly ||
-      this.categories !== null
+      this.categories !== null ||
+      this.maxTools !== null
     );
   }
 
@@ -106,6 +132,15 @@ export class PolicyStage implements SelectionStage {
 
     const parts = [denials.length > 0 ? `denied ${denials.join(", ")}` : "nothing denied"];
     if (unknown.length > 0) parts.push(`kept unknown to the catalogue: ${unknown.join(", ")}`);
+    if (this.maxTools !== null && kept.length > this.maxTools) {
+      const capped = capTools(kept, this.maxTools, ctx.forcedChoice);
+      const over = kept.filter((tool) => !capped.has(tool));
+      parts.push(`capped at ${this.maxTools} tools: dropped ${namesOf(over).join(", ")}`);
+      return StageOutcome.select(
+        kept.filter((tool) => capped.has(tool)),
+        parts.join("; "),
+      );
+    }
     return StageOutcome.select(kept, parts.join("; "));
   }
 

@@ -87,11 +87,13 @@ describe("staticRolePaletteResolver", () => {
   const resolver = staticRolePaletteResolver({
     action: ["refund_order", "search_orders", "not_registered"],
     empty: [],
+    abstaining: null,
   });
 
-  it("returns null for an unmapped role", async () => {
+  it("returns null for an unmapped role and for a role mapped to null", async () => {
     expect(await resolver.resolve({}, "reflection", tools)).toBeNull();
     expect(await resolver.resolve({}, "constructor", tools)).toBeNull();
+    expect(await resolver.resolve({}, "abstaining", tools)).toBeNull();
   });
 
   it("returns the offered tools the role lists, in offered order", async () => {

@@ -1,4 +1,5 @@
 /** Role palette: narrow to the tools a resolver allows for the active role. */
+import { andThen, type MaybePromise } from "../maybe-async";
 import { StageOutcome } from "../outcome";
 import type { SelectionStage, StageContext } from "../stage";
 import { filterByNames, readToolName } from "../tools";
@@ -18,16 +19,17 @@ export interface ToolPaletteResolver {
 }
 
 /**
- * The default resolver: a static `{ role: toolNames }` map. An unmapped role gets null (no
- * policy). A mapped role gets the offered tools whose names are listed, in offered order, plus
+ * The default resolver: a static `{ role: toolNames }` map. An unmapped role, or one mapped to
+ * null, gets null (no policy). A mapped role gets the offered tools whose names are listed, in offered order, plus
  * unnamed tools (a name-keyed rule cannot gate them) — or [] when no listed name is offered.
  */
 export function staticRolePaletteResolver(
-  roleTools: Readonly<Record<string, readonly string[]>>,
+  roleTools: Readonly<Record<string, readonly string[] | null>>,
 ): ToolPaletteResolver {
-  const palettes = new Map(
-    Object.entries(roleTools).map(([role, names]) => [role, new Set(names)] as const),
-  );
+  const palettes = new Map<string, ReadonlySet<string>>();
+  for (const [role, names] of Object.entries(roleTools)) {
+    if (names != null) palettes.set(role, new Set(names));
+  }
   return {
     resolve(_state, role, allTools) {
       const names = palettes.get(role);
@@ -63,10 +65,19 @@ export class RolePaletteStage implements SelectionStage {
     this.role = options.role ? options.role : null;
   }
 
-  async apply(tools: readonly Tool[], ctx: StageContext): Promise<StageOutcome> {
+  apply(tools: readonly Tool[], ctx: StageContext): MaybePromise<StageOutcome> {
     if (this.resolver === null) return StageOutcome.abstain("no palette resolver");
     const role = this.role ?? ctx.role;
-    const palette = await this.resolver.resolve(ctx.state, role, tools);
+    return andThen(this.resolver.resolve(ctx.state, role, tools), (palette) =>
+      this.decide(tools, role, palette),
+    );
+  }
+
+  private decide(
+    tools: readonly Tool[],
+    role: string,
+    palette: readonly Tool[] | null | undefined,
+  ): StageOutcome {
     if (palette === null || palette === undefined) {
       return StageOutcome.abstain(`no palette for role "${role}"`);
     }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { BacktestReplaySection } from "@/components/run-trace/backtest-replay-section";
 import { IterationsSection, RunSummarySection } from "@/components/run-trace/run-trace-sections";
 import { DownloadLink } from "@/components/ui/download-link";
 import { PageHeader } from "@/components/ui/page-header";
@@ -74,6 +75,15 @@ export default async function RunTracePage({ params, searchParams }: Props) {
           />
         }
       />
+      {search.backtest !== undefined && search.iteration !== undefined ? (
+        <BacktestReplaySection
+          scope={scope}
+          tenant={tenant}
+          runId={runId}
+          backtestId={search.backtest}
+          iteration={search.iteration}
+        />
+      ) : null}
       <RunSummarySection tenant={tenant} runId={runId} run={run} />
       <IterationsSection tenant={tenant} runId={runId} search={search} />
     </>

@@ -1,0 +1,7 @@
+"use client";
+
+import { RouteError } from "@/components/ui/route-error";
+
+export default function BacktestsError({ error, retry }: { error: unknown; retry: () => void }) {
+  return <RouteError error={error} retry={retry} what="the backtests" />;
+}

@@ -1,0 +1,241 @@
+/**
+ * Sums replayed decisions into a backtest result (overall, per role, per tool, notes). Pure.
+ * The job keeps one accumulator per backtest, starting from the partial result of its last
+ * checkpoint, so a resumed job continues the same sums.
+ */
+import type { RecordedDecision, ReplayedArm } from "./replay";
+import {
+  type ArmSums,
+  type ArmsSums,
+  BACKTEST_EXAMPLES_PER_TOOL,
+  BACKTEST_NOTES,
+  type BacktestNote,
+  type BacktestNoteCounts,
+  type BacktestResult,
+  type BacktestToolSums,
+  type ToolArmSums,
+  type ToolSizeEstimate,
+} from "./types";
+
+/** One decision with what each config would have done. */
+export interface DecisionReplay {
+  decision: RecordedDecision;
+  candidate: ReplayedArm;
+  baseline: ReplayedArm | null;
+  notes: readonly BacktestNote[];
+}
+
+export function zeroArmSums(): ArmSums {
+  return {
+    decisions: 0,
+    outcomes: 0,
+    harmfulDecisions: 0,
+    harmfulDrops: 0,
+    boundTools: 0,
+    tokensSaved: 0,
+    emptyPalettes: 0,
+    reinstatements: 0,
+    forcedUnavailable: 0,
+    stageErrors: 0,
+    differFromRecorded: 0,
+  };
+}
+
+function zeroArms(withBaseline: boolean): ArmsSums {
+  return {
+    recorded: zeroArmSums(),
+    candidate: zeroArmSums(),
+    baseline: withBaseline ? zeroArmSums() : null,
+  };
+}
+
+function zeroNotes(): BacktestNoteCounts {
+  return Object.fromEntries(BACKTEST_NOTES.map((note) => [note, 0])) as BacktestNoteCounts;
+}
+
+/** What the recorded configuration did: the decision's `selected` and recorded warnings. */
+export function recordedArm(decision: RecordedDecision): ReplayedArm {
+  return {
+    bound: [...decision.selected],
+    emptyPalette: decision.emptyPaletteWarnings > 0,
+    reinstated: decision.reinstatements > 0,
+    stageError: decision.stageErrors > 0,
+    forcedUnavailable: false,
+  };
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export interface AccumulatorSetup {
+  tenantId: string;
+  candidateVersion: string;
+  baselineVersion: string | null;
+  toolSizes: readonly ToolSizeEstimate[];
+}
+
+/** One arm's view of one decision, computed once and added to every set it belongs to. */
+interface ArmFacts {
+  arm: ReplayedArm;
+  bound: ReadonlySet<string>;
+  harmful: number;
+  tokensSaved: number;
+  differs: boolean;
+}
+
+export class BacktestAccumulator {
+  private readonly setup: AccumulatorSetup;
+  private readonly sizes: ReadonlyMap<string, ToolSizeEstimate>;
+  private readonly overall: ArmsSums;
+  private readonly roles = new Map<string, ArmsSums>();
+  private readonly tools = new Map<string, BacktestToolSums>();
+  private readonly notes: BacktestNoteCounts;
+
+  /** Starts empty, or from the partial result of a checkpoint. */
+  constructor(setup: AccumulatorSetup, from: BacktestResult | null = null) {
+    this.setup = setup;
+    this.sizes = new Map(setup.toolSizes.map((size) => [size.tool, size]));
+    const withBaseline = setup.baselineVersion !== null;
+    this.overall = from ? structuredClone(from.overall) : zeroArms(withBaseline);
+    this.notes = from ? { ...zeroNotes(), ...from.notes } : zeroNotes();
+    if (from) {
+      for (const [role, sums] of Object.entries(from.roles)) {
+        this.roles.set(role, structuredClone(sums));
+      }
+      for (const tool of from.tools) this.tools.set(tool.tool, structuredClone(tool));
+    }
+  }
+
+  add(replay: DecisionReplay): void {
+    const { decision } = replay;
+    const called = decision.hasOutcome ? new Set(decision.called) : null;
+    const recorded = this.facts(recordedArm(decision), decision, called);
+    const candidate = this.facts(replay.candidate, decision, called);
+    const baseline = replay.baseline ? this.facts(replay.baseline, decision, called) : null;
+
+    let role = this.roles.get(decision.role);
+    if (!role) {
+      role = zeroArms(this.setup.baselineVersion !== null);
+      this.roles.set(decision.role, role);
+    }
+    for (const sums of [this.overall, role]) {
+      addArm(sums.recorded, recorded, decision.hasOutcome);
+      addArm(sums.candidate, candidate, decision.hasOutcome);
+      if (sums.baseline && baseline) addArm(sums.baseline, baseline, decision.hasOutcome);
+    }
+    this.addTools(decision, called, recorded, candidate, baseline);
+    for (const note of replay.notes) this.notes[note] += 1;
+  }
+
+  /**
+   * The sums so far, as stored. `toolSizes` holds every estimate the job started with and an
+   * `unknown` entry (0 tokens) for each offered tool without one.
+   */
+  result(): BacktestResult {
+    const unknown: ToolSizeEstimate[] = [];
+    for (const tool of this.tools.keys()) {
+      if (!this.sizes.has(tool)) unknown.push({ tool, tokens: 0, source: "unknown" });
+    }
+    const roles: Record<string, ArmsSums> = {};
+    for (const role of [...this.roles.keys()].sort())
+      roles[role] = this.roles.get(role) as ArmsSums;
+    return {
+      candidateVersion: this.setup.candidateVersion,
+      baselineVersion: this.setup.baselineVersion,
+      overall: this.overall,
+      roles,
+      tools: [...this.tools.values()].sort((a, b) => (a.tool < b.tool ? -1 : 1)),
+      notes: this.notes,
+      toolSizes: [...this.setup.toolSizes, ...unknown].sort((a, b) => (a.tool < b.tool ? -1 : 1)),
+    };
+  }
+
+  private facts(
+    arm: ReplayedArm,
+    decision: RecordedDecision,
+    called: ReadonlySet<string> | null,
+  ): ArmFacts {
+    const bound = new Set(arm.bound);
+    let harmful = 0;
+    if (called) {
+      for (const name of called) if (!bound.has(name) && decision.offered.includes(name)) harmful++;
+    }
+    let tokensSaved = 0;
+    for (const name of decision.offered) {
+      if (!bound.has(name)) tokensSaved += this.sizes.get(name)?.tokens ?? 0;
+    }
+    return { arm, bound, harmful, tokensSaved, differs: !sameNames(arm.bound, decision.selected) };
+  }
+
+  private addTools(
+    decision: RecordedDecision,
+    called: ReadonlySet<string> | null,
+    recorded: ArmFacts,
+    candidate: ArmFacts,
+    baseline: ArmFacts | null,
+  ): void {
+    const seen = new Set<string>();
+    for (const name of decision.offered) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      let tool = this.tools.get(name);
+      if (!tool) {
+        tool = {
+          tool: name,
+          offered: 0,
+          called: 0,
+          recorded: { bound: 0, harmful: 0 },
+          candidate: { bound: 0, harmful: 0 },
+          baseline: this.setup.baselineVersion !== null ? { bound: 0, harmful: 0 } : null,
+          examples: [],
+        };
+        this.tools.set(name, tool);
+      }
+      tool.offered += 1;
+      const wasCalled = called?.has(name) ?? false;
+      if (wasCalled) tool.called += 1;
+      addToolArm(tool.recorded, recorded, name, wasCalled);
+      const candidateHarmful = addToolArm(tool.candidate, candidate, name, wasCalled);
+      if (tool.baseline && baseline) addToolArm(tool.baseline, baseline, name, wasCalled);
+      if (candidateHarmful && tool.examples.length < BACKTEST_EXAMPLES_PER_TOOL) {
+        tool.examples.push({
+          tenantId: this.setup.tenantId,
+          runId: decision.runId,
+          iteration: decision.iteration,
+          ts: decision.ts.toISOString(),
+          role: decision.role,
+        });
+      }
+    }
+  }
+}
+
+function addArm(sums: ArmSums, facts: ArmFacts, hasOutcome: boolean): void {
+  sums.decisions += 1;
+  if (hasOutcome) {
+    sums.outcomes += 1;
+    if (facts.harmful > 0) sums.harmfulDecisions += 1;
+    sums.harmfulDrops += facts.harmful;
+  }
+  sums.boundTools += facts.arm.bound.length;
+  sums.tokensSaved += facts.tokensSaved;
+  if (facts.arm.emptyPalette) sums.emptyPalettes += 1;
+  if (facts.arm.reinstated) sums.reinstatements += 1;
+  if (facts.arm.forcedUnavailable) sums.forcedUnavailable += 1;
+  if (facts.arm.stageError) sums.stageErrors += 1;
+  if (facts.differs) sums.differFromRecorded += 1;
+}
+
+/** Adds one decision to a tool's arm sums; true when it is a harmful drop for that arm. */
+function addToolArm(sums: ToolArmSums, facts: ArmFacts, name: string, called: boolean): boolean {
+  const bound = facts.bound.has(name);
+  if (bound) sums.bound += 1;
+  if (called && !bound) {
+    sums.harmful += 1;
+    return true;
+  }
+  return false;
+}

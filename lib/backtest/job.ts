@@ -1,0 +1,190 @@
+/**
+ * Runs one backtest (SPEC §10): streams the window's decisions from PostgreSQL in keyset-paged
+ * chunks, replays each through the candidate (and baseline) config, and commits the partial
+ * sums with the keyset position after every chunk. Memory stays bounded by one chunk and the
+ * sums (tools × roles), whatever the window.
+ *
+ * - Progress: `replayed` grows by each committed chunk.
+ * - Cancel: asked through `requestBacktestCancel`, honoured between chunks (the committed sums
+ *   are kept).
+ * - Restart: a job that stops anywhere resumes from the last committed chunk; a chunk whose
+ *   commit did not happen is read and replayed again, never counted twice. A database that
+ *   cannot be reached mid-job is such a stop (the job queue retries); any other error fails
+ *   the backtest with its reason.
+ */
+import "server-only";
+import {
+  type ClaimedBacktest,
+  type Cursor,
+  claimBacktest,
+  commitChunk,
+  DecisionTexts,
+  estimateDecisions,
+  finishBacktest,
+  readDecisions,
+  readToolSizes,
+  saveEstimate,
+} from "@/lib/db/queries/backtest-job";
+import { isUnavailable } from "@/lib/db/unavailable";
+import { estimateDroppedTokens, type RoutingConfig } from "@/lib/selection";
+import { BacktestAccumulator } from "./accumulate";
+import { readBacktestConfig } from "./config";
+import { ConfigReplayer, notesFor, readRecordedInputs } from "./replay";
+import type { ToolSizeEstimate } from "./types";
+
+/** Decisions per chunk: one read, one replay batch, one commit. */
+export const DEFAULT_CHUNK_SIZE = 2_000;
+/** The replay yields the event loop this often, so pages keep answering beside it. */
+const YIELD_EVERY_MS = 8;
+
+export interface RunBacktestOptions {
+  chunkSize?: number;
+  /**
+   * Asked after each chunk is replayed, before it is committed (counting from 0 in this run):
+   * true stops the job there without committing, as a crash would (tests stop jobs mid-way).
+   */
+  interruptBeforeCommit?: (chunk: number) => boolean | Promise<boolean>;
+}
+
+/**
+ * How a run ended. `superseded`: another run of the same backtest committed first; this one
+ * stopped without counting anything. `interrupted`: `interruptBeforeCommit` stopped it.
+ */
+export type RunBacktestOutcome =
+  | "done"
+  | "cancelled"
+  | "failed"
+  | "not-runnable"
+  | "superseded"
+  | "interrupted";
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Sizes for every tool a config's catalogue describes that the store has no figure for. */
+function withCatalogSizes(
+  sizes: Map<string, ToolSizeEstimate>,
+  configs: readonly RoutingConfig[],
+): ToolSizeEstimate[] {
+  for (const config of configs) {
+    for (const entry of config.catalog?.entries() ?? []) {
+      if (!sizes.has(entry.name)) {
+        sizes.set(entry.name, {
+          tool: entry.name,
+          tokens: estimateDroppedTokens([entry]),
+          source: "catalog",
+        });
+      }
+    }
+  }
+  return [...sizes.values()].sort((a, b) => (a.tool < b.tool ? -1 : 1));
+}
+
+/** Runs (or resumes) the backtest `id` to its end, a cancel, or a failure. */
+export async function runBacktest(
+  id: string,
+  options: RunBacktestOptions = {},
+): Promise<RunBacktestOutcome> {
+  const backtest = await claimBacktest(id);
+  if (!backtest) return "not-runnable";
+  const candidate = readBacktestConfig(backtest.candidate);
+  const baseline = backtest.baseline == null ? null : readBacktestConfig(backtest.baseline);
+  if (!candidate.ok || (baseline !== null && !baseline.ok)) {
+    const error = !candidate.ok
+      ? `candidate config: ${candidate.error}`
+      : `baseline config: ${baseline && !baseline.ok ? baseline.error : ""}`;
+    await finishBacktest(id, "failed", { error });
+    return "failed";
+  }
+  try {
+    return await replayWindow(
+      backtest,
+      candidate.config,
+      baseline?.ok ? baseline.config : null,
+      options,
+    );
+  } catch (error) {
+    // The database gone for a moment: the job queue retries the job, which resumes from the
+    // last committed chunk. Anything else fails the backtest, with the reason.
+    if (isUnavailable(error)) throw error;
+    await finishBacktest(id, "failed", {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return "failed";
+  }
+}
+
+async function replayWindow(
+  backtest: ClaimedBacktest,
+  candidateConfig: RoutingConfig,
+  baselineConfig: RoutingConfig | null,
+  options: RunBacktestOptions,
+): Promise<RunBacktestOutcome> {
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  if (backtest.cursor === null && backtest.estimatedTotal === 0) {
+    await saveEstimate(backtest.id, await estimateDecisions(backtest));
+  }
+  const candidate = new ConfigReplayer(candidateConfig);
+  const baseline = baselineConfig ? new ConfigReplayer(baselineConfig) : null;
+  // A resumed job keeps the sizes it started with, so every chunk is counted alike.
+  const toolSizes =
+    backtest.result?.toolSizes.filter((size) => size.source !== "unknown") ??
+    withCatalogSizes(
+      await readToolSizes(backtest),
+      baselineConfig ? [candidateConfig, baselineConfig] : [candidateConfig],
+    );
+  const accumulator = new BacktestAccumulator(
+    {
+      tenantId: backtest.tenantId,
+      candidateVersion: candidate.configVersion,
+      baselineVersion: baseline?.configVersion ?? null,
+      toolSizes,
+    },
+    backtest.result,
+  );
+
+  let cursor: Cursor | null = backtest.cursor;
+  const texts = new DecisionTexts();
+  let pending = readDecisions(backtest, cursor, chunkSize, texts);
+  for (let chunk = 0; ; chunk++) {
+    const decisions = await pending;
+    const last = decisions.at(-1);
+    if (!last) {
+      await finishBacktest(backtest.id, "done", { result: accumulator.result() });
+      return "done";
+    }
+    const next: Cursor = { ts: last.ts, id: last.id };
+    // The next chunk is read while this one is replayed.
+    pending = readDecisions(backtest, next, chunkSize, texts);
+    pending.catch(() => {});
+    let slice = performance.now();
+    for (const decision of decisions) {
+      const inputs = readRecordedInputs(decision);
+      accumulator.add({
+        decision,
+        candidate: await candidate.replay(decision, inputs),
+        baseline: baseline ? await baseline.replay(decision, inputs) : null,
+        notes: notesFor(decision, inputs, candidate),
+      });
+      if (performance.now() - slice >= YIELD_EVERY_MS) {
+        await yieldToEventLoop();
+        slice = performance.now();
+      }
+    }
+    if (await options.interruptBeforeCommit?.(chunk)) return "interrupted";
+    const state = await commitChunk(
+      backtest.id,
+      cursor,
+      next,
+      decisions.length,
+      accumulator.result(),
+    );
+    if (state === null) return "superseded";
+    if (state === "cancelling") {
+      await finishBacktest(backtest.id, "cancelled");
+      return "cancelled";
+    }
+    cursor = next;
+  }
+}

@@ -1,0 +1,349 @@
+/**
+ * The backtest job's reads and writes (`lib/backtest/job.ts`): claiming a backtest, reading the window's decisions in
+ * keyset-paged chunks, the per-tool size estimates, and committing a chunk (partial sums and
+ * keyset position in one statement, so a resumed job never counts a decision twice).
+ */
+import "server-only";
+import type { RecordedDecision } from "@/lib/backtest/replay";
+import type { BacktestResult, BacktestState, ToolSizeEstimate } from "@/lib/backtest/types";
+import { getPool } from "@/lib/db/client";
+
+/** The keyset position after the last committed decision: (ts, id), ascending. */
+export interface Cursor {
+  ts: Date;
+  id: number;
+}
+
+/** A backtest as the job reads it when it starts or resumes. */
+export interface ClaimedBacktest {
+  id: string;
+  tenantId: string;
+  roles: string[];
+  from: Date;
+  to: Date;
+  candidate: unknown;
+  baseline: unknown;
+  state: BacktestState;
+  replayed: number;
+  estimatedTotal: number;
+  cursor: Cursor | null;
+  result: BacktestResult | null;
+}
+
+interface ClaimRow {
+  id: string;
+  tenant_id: string;
+  roles: string[] | null;
+  window_from: Date;
+  window_to: Date;
+  candidate: unknown;
+  baseline: unknown;
+  state: BacktestState;
+  replayed: number;
+  estimated_total: number;
+  cursor_ts: Date | null;
+  cursor_id: number | null;
+  result: BacktestResult | null;
+}
+
+/**
+ * Marks a queued or running backtest as running and returns it; a backtest asked to cancel
+ * before the job got to it is cancelled here. Null when there is nothing to run.
+ */
+export async function claimBacktest(id: string): Promise<ClaimedBacktest | null> {
+  const pool = getPool();
+  await pool.query(
+    `UPDATE backtests SET state = 'cancelled', finished_at = now(), updated_at = now()
+      WHERE id = $1 AND state = 'cancelling'`,
+    [id],
+  );
+  const { rows } = await pool.query<ClaimRow>(
+    `UPDATE backtests
+        SET state = 'running', started_at = coalesce(started_at, now()), updated_at = now()
+      WHERE id = $1 AND state IN ('queued', 'running')
+      RETURNING id, tenant_id, roles, window_from, window_to, candidate, baseline, state,
+                replayed, estimated_total, cursor_ts, cursor_id, result`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    roles: row.roles ?? [],
+    from: row.window_from,
+    to: row.window_to,
+    candidate: row.candidate,
+    baseline: row.baseline,
+    state: row.state,
+    replayed: row.replayed,
+    estimatedTotal: row.estimated_total,
+    cursor:
+      row.cursor_ts !== null && row.cursor_id !== null
+        ? { ts: row.cursor_ts, id: row.cursor_id }
+        : null,
+    result: row.result,
+  };
+}
+
+/** The decisions the rollups hold for the backtest's tenant, roles and window. */
+export async function estimateDecisions(backtest: ClaimedBacktest): Promise<number> {
+  const params: unknown[] = [backtest.tenantId, backtest.from, backtest.to];
+  let roleFilter = "";
+  if (backtest.roles.length > 0) {
+    params.push(backtest.roles);
+    roleFilter = "AND role = ANY($4::text[])";
+  }
+  const { rows } = await getPool().query<{ n: number | null }>(
+    `SELECT sum(decisions)::bigint AS n FROM rollup_minute
+      WHERE tenant_id = $1 AND bucket >= date_trunc('minute', $2::timestamptz) AND bucket < $3
+        ${roleFilter}`,
+    params,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export async function saveEstimate(id: string, estimatedTotal: number): Promise<void> {
+  await getPool().query(
+    "UPDATE backtests SET estimated_total = $2, updated_at = now() WHERE id = $1",
+    [id, estimatedTotal],
+  );
+}
+
+/**
+ * A decision row as the job reads it. The name lists and the intent come as JSON text and the
+ * trace as its stored text: parsed by `DecisionTexts`, which keeps one parsed copy of each
+ * distinct list and intent (recorded traffic offers the same lists over and over), rather than
+ * by the driver's text-array parser for every row; the trace is parsed by the replay, only
+ * when it holds something the replay reads.
+ */
+interface DecisionRow {
+  id: number;
+  ts: Date;
+  run_id: string;
+  iteration: number;
+  role: string;
+  mode: string;
+  config_version: string;
+  turn_hop_index: number;
+  offered: string;
+  selected: string;
+  forced_choice: string | null;
+  intent: string | null;
+  trace: string;
+  has_outcome: boolean;
+  called: string | null;
+  reinstatements: number;
+  empty_palette_warnings: number;
+  stage_errors: number;
+}
+
+const DECISION_COLUMNS = `id, ts, run_id, iteration, role, mode, config_version, turn_hop_index,
+  to_json(offered)::text AS offered, to_json(selected)::text AS selected, forced_choice,
+  intent::text AS intent, trace::text AS trace, has_outcome, to_json(called)::text AS called,
+  reinstatements, empty_palette_warnings, stage_errors`;
+
+/** Most distinct lists and intents remembered; emptied when full. */
+const MAX_REMEMBERED_TEXTS = 10_000;
+
+/** Turns decision rows into recorded decisions, keeping one parsed copy of each distinct text. */
+export class DecisionTexts {
+  private readonly lists = new Map<string, readonly string[]>();
+  private readonly intents = new Map<string, unknown>();
+
+  private names(text: string | null): readonly string[] {
+    if (text === null) return [];
+    let names = this.lists.get(text);
+    if (!names) {
+      const parsed: unknown = JSON.parse(text);
+      names = Array.isArray(parsed)
+        ? parsed.filter((name): name is string => typeof name === "string")
+        : [];
+      if (this.lists.size >= MAX_REMEMBERED_TEXTS) this.lists.clear();
+      this.lists.set(text, names);
+    }
+    return names;
+  }
+
+  private intent(text: string | null): unknown {
+    if (text === null) return null;
+    let intent = this.intents.get(text);
+    if (intent === undefined) {
+      intent = JSON.parse(text);
+      if (this.intents.size >= MAX_REMEMBERED_TEXTS) this.intents.clear();
+      this.intents.set(text, intent);
+    }
+    return intent;
+  }
+
+  decision(row: DecisionRow): RecordedDecision {
+    return {
+      id: row.id,
+      ts: row.ts,
+      runId: row.run_id,
+      iteration: row.iteration,
+      role: row.role,
+      mode: row.mode,
+      configVersion: row.config_version,
+      turnHopIndex: row.turn_hop_index,
+      offered: this.names(row.offered),
+      selected: this.names(row.selected),
+      forcedChoice: row.forced_choice,
+      intent: this.intent(row.intent),
+      trace: row.trace,
+      hasOutcome: row.has_outcome,
+      called: this.names(row.called),
+      reinstatements: row.reinstatements,
+      emptyPaletteWarnings: row.empty_palette_warnings,
+      stageErrors: row.stage_errors,
+    };
+  }
+}
+
+/**
+ * The next `limit` decisions of the window after `cursor`, in (ts, id) order. Reads the
+ * `decisions_ts_idx` range from the cursor's time (a bounded scan of the window; rows of other
+ * tenants in it are filtered), so every chunk costs about the same wherever it lies.
+ */
+export async function readDecisions(
+  backtest: Pick<ClaimedBacktest, "tenantId" | "roles" | "from" | "to">,
+  cursor: Cursor | null,
+  limit: number,
+  texts: DecisionTexts = new DecisionTexts(),
+): Promise<RecordedDecision[]> {
+  const params: unknown[] = [backtest.tenantId, cursor?.ts ?? backtest.from, backtest.to, limit];
+  const conditions = ["tenant_id = $1", "ts >= $2", "ts < $3"];
+  if (cursor) {
+    params.push(cursor.id);
+    conditions.push(`(ts > $2 OR id > $${params.length})`);
+  }
+  if (backtest.roles.length > 0) {
+    params.push(backtest.roles);
+    conditions.push(`role = ANY($${params.length}::text[])`);
+  }
+  const { rows } = await getPool().query<DecisionRow>(
+    `SELECT ${DECISION_COLUMNS}
+       FROM decisions
+      WHERE ${conditions.join(" AND ")}
+      ORDER BY ts, id
+      LIMIT $4`,
+    params,
+  );
+  return rows.map((row) => texts.decision(row));
+}
+
+/**
+ * One recorded decision of a tenant's run, as the replay reads it (the run trace shows its
+ * replayed stage table beside the recorded one); null when there is none.
+ */
+export async function readRecordedDecision(
+  tenantId: string,
+  runId: string,
+  iteration: number,
+): Promise<RecordedDecision | null> {
+  const { rows } = await getPool().query<DecisionRow>(
+    `SELECT ${DECISION_COLUMNS} FROM decisions
+      WHERE tenant_id = $1 AND run_id = $2 AND iteration = $3
+      ORDER BY id LIMIT 1`,
+    [tenantId, runId, iteration],
+  );
+  const row = rows[0];
+  return row ? new DecisionTexts().decision(row) : null;
+}
+
+/**
+ * What the store knows of each tool's size for the tenant: `tool_sizes` (OTLP definitions and
+ * the `tool_tokens` decisions carry), then the recorded `dropped_tokens` shared evenly among the tools each
+ * decision dropped, over the window (`tool_rollup_hour`). The catalogue fallback is added by
+ * the job, which holds the configs.
+ */
+export async function readToolSizes(
+  backtest: Pick<ClaimedBacktest, "tenantId" | "from" | "to">,
+): Promise<Map<string, ToolSizeEstimate>> {
+  const pool = getPool();
+  const sizes = new Map<string, ToolSizeEstimate>();
+  const otlp = await pool.query<{ tool: string; tokens: number }>(
+    "SELECT tool, tokens FROM tool_sizes WHERE tenant_id = $1",
+    [backtest.tenantId],
+  );
+  for (const row of otlp.rows) sizes.set(row.tool, { ...row, source: "otlp" });
+  const drops = await pool.query<{ tool: string; tokens: number }>(
+    `SELECT tool, sum(dropped_tokens) / sum(dropped) AS tokens FROM tool_rollup_hour
+      WHERE tenant_id = $1 AND bucket >= date_trunc('hour', $2::timestamptz) AND bucket < $3
+      GROUP BY tool HAVING sum(dropped) > 0`,
+    [backtest.tenantId, backtest.from, backtest.to],
+  );
+  for (const row of drops.rows) {
+    if (!sizes.has(row.tool)) {
+      sizes.set(row.tool, {
+        tool: row.tool,
+        tokens: Math.round(row.tokens),
+        source: "recorded-drops",
+      });
+    }
+  }
+  return sizes;
+}
+
+/**
+ * Commits one chunk: the sums so far, the keyset position after it and the count, in one
+ * statement, and only if the checkpoint is still the one this job started the chunk from (a
+ * second worker on the same backtest cannot commit the same decisions again). Returns the
+ * state afterwards (`cancelling` when a cancel was asked), or null when the checkpoint moved.
+ */
+export async function commitChunk(
+  id: string,
+  previous: Cursor | null,
+  next: Cursor,
+  replayed: number,
+  result: BacktestResult,
+): Promise<BacktestState | null> {
+  const { rows } = await getPool().query<{ state: BacktestState }>(
+    `UPDATE backtests
+        SET result = $5::jsonb, cursor_ts = $3, cursor_id = $4, replayed = replayed + $6,
+            updated_at = now()
+      WHERE id = $1 AND state IN ('running', 'cancelling')
+        AND cursor_id IS NOT DISTINCT FROM $2::bigint
+      RETURNING state`,
+    [id, previous?.id ?? null, next.ts, next.id, JSON.stringify(result), replayed],
+  );
+  return rows[0]?.state ?? null;
+}
+
+/** Ends a job: `done` (with the final result), `cancelled` or `failed` (with the reason). */
+export async function finishBacktest(
+  id: string,
+  state: "done" | "cancelled" | "failed",
+  details: { result?: BacktestResult; error?: string } = {},
+): Promise<void> {
+  await getPool().query(
+    `UPDATE backtests
+        SET state = $2, finished_at = now(), updated_at = now(),
+            result = coalesce($3::jsonb, result), error = $4
+      WHERE id = $1 AND state IN ('queued', 'running', 'cancelling')`,
+    [
+      id,
+      state,
+      details.result ? JSON.stringify(details.result) : null,
+      details.error?.slice(0, 2000) ?? null,
+    ],
+  );
+}
+
+/** The state of a backtest, read between chunks. */
+export async function readBacktestState(id: string): Promise<BacktestState | null> {
+  const { rows } = await getPool().query<{ state: BacktestState }>(
+    "SELECT state FROM backtests WHERE id = $1",
+    [id],
+  );
+  return rows[0]?.state ?? null;
+}
+
+/** Backtests a server should (re)start: queued ones, and running ones whose job was lost. */
+export async function unfinishedBacktests(): Promise<string[]> {
+  const { rows } = await getPool().query<{ id: string }>(
+    `SELECT id FROM backtests WHERE state IN ('queued', 'running', 'cancelling')
+      ORDER BY created_at`,
+  );
+  return rows.map((row) => row.id);
+}
