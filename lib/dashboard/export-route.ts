@@ -142,7 +142,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * A client that takes nothing of its download for this long loses it: the body ends with an
  * error and its slot goes to the next download. A client that stops reading would otherwise
  * hold a slot for as long as it keeps the connection open; 30 s is far longer than any reader
- * pauses for, even on a slow link (a batch of 250 rows is about 90 kB).
+ * pauses for, even on a slow link (a batch of 100 rows is about 36 kB).
  */
 export const DOWNLOAD_STALL_MS = 30_000;
 
