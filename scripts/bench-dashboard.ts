@@ -22,6 +22,7 @@ import { migrate } from "@/lib/db/migrate";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
+import { INSERT_ROLLUP_HOUR, INSERT_ROLLUP_MINUTE } from "./lib/bench-rollup-sql";
 import { benchAdminCookie } from "./lib/bench-session";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, isAlive, startLocalPostgres } from "./lib/local-postgres";
@@ -181,36 +182,6 @@ SELECT tenant_id, run_id, min(ts), max(ts), count(*), max(iteration),
        sum(dropped_tokens), sum(reinstatements), sum(empty_palette_warnings), sum(stage_errors),
        sum(cardinality(harmful_tools))
   FROM decisions GROUP BY tenant_id, run_id`;
-
-const ROLLUP_COLUMNS = `tenant_id, role, mode, config_version, bucket, decisions, dropped_tokens,
-  dropped_tokens_sq, offered_tools, offered_tools_sq, selected_tools, selected_tools_sq,
-  reinstatements, empty_palette_warnings, stage_errors, decisions_reinstated,
-  decisions_empty_palette, decisions_stage_error, outcomes, harmful_decisions, harmful_drops,
-  zero_call_outcomes`;
-
-const INSERT_ROLLUP_MINUTE = `
-INSERT INTO rollup_minute (${ROLLUP_COLUMNS})
-SELECT tenant_id, role, mode, config_version, date_trunc('minute', ts), count(*),
-       sum(dropped_tokens), sum(dropped_tokens::float8 ^ 2),
-       sum(offered_count), sum(offered_count::float8 ^ 2),
-       sum(selected_count), sum(selected_count::float8 ^ 2),
-       sum(reinstatements), sum(empty_palette_warnings), sum(stage_errors),
-       count(*) FILTER (WHERE reinstatements > 0), count(*) FILTER (WHERE empty_palette_warnings > 0),
-       count(*) FILTER (WHERE stage_errors > 0), count(*) FILTER (WHERE has_outcome),
-       count(*) FILTER (WHERE has_outcome AND cardinality(harmful_tools) > 0),
-       coalesce(sum(cardinality(harmful_tools)), 0),
-       count(*) FILTER (WHERE has_outcome AND cardinality(called) = 0)
-  FROM decisions GROUP BY 1, 2, 3, 4, 5`;
-
-const INSERT_ROLLUP_HOUR = `
-INSERT INTO rollup_hour (${ROLLUP_COLUMNS})
-SELECT tenant_id, role, mode, config_version, date_trunc('hour', bucket), sum(decisions),
-       sum(dropped_tokens), sum(dropped_tokens_sq), sum(offered_tools), sum(offered_tools_sq),
-       sum(selected_tools), sum(selected_tools_sq), sum(reinstatements),
-       sum(empty_palette_warnings), sum(stage_errors), sum(decisions_reinstated),
-       sum(decisions_empty_palette), sum(decisions_stage_error), sum(outcomes),
-       sum(harmful_decisions), sum(harmful_drops), sum(zero_call_outcomes)
-  FROM rollup_minute GROUP BY 1, 2, 3, 4, 5`;
 
 /**
  * Per tool and hour. Decisions with the same list in the same (tenant, role, mode, hour) are

@@ -1,0 +1,36 @@
+/**
+ * The rollups of a benchmark data set filled straight from its raw rows in SQL (what ingest
+ * keeps one batch at a time), shared by the benchmarks that load millions of decisions
+ * without going through the API.
+ */
+const ROLLUP_COLUMNS = `tenant_id, role, mode, config_version, bucket, decisions, dropped_tokens,
+  dropped_tokens_sq, offered_tools, offered_tools_sq, selected_tools, selected_tools_sq,
+  reinstatements, empty_palette_warnings, stage_errors, decisions_reinstated,
+  decisions_empty_palette, decisions_stage_error, outcomes, harmful_decisions, harmful_drops,
+  zero_call_outcomes`;
+
+/** rollup_minute from every decision. */
+export const INSERT_ROLLUP_MINUTE = `
+INSERT INTO rollup_minute (${ROLLUP_COLUMNS})
+SELECT tenant_id, role, mode, config_version, date_trunc('minute', ts), count(*),
+       sum(dropped_tokens), sum(dropped_tokens::float8 ^ 2),
+       sum(offered_count), sum(offered_count::float8 ^ 2),
+       sum(selected_count), sum(selected_count::float8 ^ 2),
+       sum(reinstatements), sum(empty_palette_warnings), sum(stage_errors),
+       count(*) FILTER (WHERE reinstatements > 0), count(*) FILTER (WHERE empty_palette_warnings > 0),
+       count(*) FILTER (WHERE stage_errors > 0), count(*) FILTER (WHERE has_outcome),
+       count(*) FILTER (WHERE has_outcome AND cardinality(harmful_tools) > 0),
+       coalesce(sum(cardinality(harmful_tools)), 0),
+       count(*) FILTER (WHERE has_outcome AND cardinality(called) = 0)
+  FROM decisions GROUP BY 1, 2, 3, 4, 5`;
+
+/** rollup_hour from rollup_minute. */
+export const INSERT_ROLLUP_HOUR = `
+INSERT INTO rollup_hour (${ROLLUP_COLUMNS})
+SELECT tenant_id, role, mode, config_version, date_trunc('hour', bucket), sum(decisions),
+       sum(dropped_tokens), sum(dropped_tokens_sq), sum(offered_tools), sum(offered_tools_sq),
+       sum(selected_tools), sum(selected_tools_sq), sum(reinstatements),
+       sum(empty_palette_warnings), sum(stage_errors), sum(decisions_reinstated),
+       sum(decisions_empty_palette), sum(decisions_stage_error), sum(outcomes),
+       sum(harmful_decisions), sum(harmful_drops), sum(zero_call_outcomes)
+  FROM rollup_minute GROUP BY 1, 2, 3, 4, 5`;
