@@ -21,16 +21,16 @@
  * --load-only loads it and stops.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { PgBoss } from "pg-boss";
 import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
+import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
 import { INSERT_ROLLUP_HOUR, INSERT_ROLLUP_MINUTE } from "./lib/bench-rollup-sql";
 import { benchAdminCookie } from "./lib/bench-session";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
-import { dropDatabase, ensureDatabase, isAlive, startLocalPostgres } from "./lib/local-postgres";
+import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 
 const DATA_DIR = ".data/bench-backtest";
 const LOCK_FILE = ".data/bench-backtest.lock";
@@ -183,43 +183,10 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     await timed("filled rollup_hour", INSERT_ROLLUP_HOUR);
     await timed("filled tool_rollup_hour (from 1 decision in 50)", INSERT_TOOL_ROLLUP);
     await timed("vacuum analyze", "VACUUM ANALYZE");
-    await client.query(
-      "CREATE TABLE bench_meta AS SELECT $1::int AS decisions, $2::int AS version, now() AS loaded_at",
-      [decisions, DATA_VERSION],
-    );
+    await markDataSet(client, decisions, DATA_VERSION);
   } finally {
     await client.end();
   }
-}
-
-async function isReusable(url: string, decisions: number): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  try {
-    await client.connect();
-    const { rows } = await client.query<{ ok: boolean }>(
-      `SELECT decisions = $1 AND version = $2 AND loaded_at > now() - interval '6 hours' AS ok
-         FROM bench_meta`,
-      [decisions, DATA_VERSION],
-    );
-    return rows[0]?.ok ?? false;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-function takeLock(): () => void {
-  if (existsSync(LOCK_FILE)) {
-    const pid = Number(readFileSync(LOCK_FILE, "utf8"));
-    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) {
-      console.error(`[bench:backtest] another run (pid ${pid}) is using ${DATA_DIR}.`);
-      process.exit(1);
-    }
-  }
-  mkdirSync(".data", { recursive: true });
-  writeFileSync(LOCK_FILE, String(process.pid));
-  return () => rmSync(LOCK_FILE, { force: true });
 }
 
 /** Pages timed while the job runs, with the p95 target of `npm run bench:dashboard`. */
@@ -244,7 +211,7 @@ async function main() {
     "usage: npm run bench:backtest -- [--decisions 1000000] [--fresh] [--load-only]",
   );
   const decisions = positiveWholeNumber("decisions", values.decisions, 1_000_000);
-  const releaseLock = takeLock();
+  const releaseLock = takeDataSetLock("bench:backtest", LOCK_FILE, DATA_DIR);
   const server = await startLocalPostgres({
     dataDir: DATA_DIR,
     port: 0,
@@ -256,7 +223,7 @@ async function main() {
   const url = server.urlFor(DATABASE);
   const db = new pg.Client({ connectionString: url });
   try {
-    if (values.fresh === true || !(await isReusable(url, decisions))) {
+    if (values.fresh === true || !(await isReusable(url, decisions, DATA_VERSION))) {
       await dropDatabase(server.adminUrl, DATABASE);
       await ensureDatabase(server.adminUrl, DATABASE);
       await migrate(url, { log });

@@ -16,16 +16,17 @@
  * Results are also written to bench-results/dashboard.json. Other pages join the benchmark by
  * adding an entry to `pagesFor` below.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
+import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
 import { INSERT_ROLLUP_HOUR, INSERT_ROLLUP_MINUTE } from "./lib/bench-rollup-sql";
 import { benchAdminCookie } from "./lib/bench-session";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
-import { dropDatabase, ensureDatabase, isAlive, startLocalPostgres } from "./lib/local-postgres";
+import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 
 const DATA_DIR = ".data/bench-dashboard";
 const LOCK_FILE = ".data/bench-dashboard.lock";
@@ -272,30 +273,9 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     await timed("filled tool_rollup_hour", () => client.query(INSERT_TOOL_ROLLUP));
     await timed("filled tool_rollup_day", () => client.query(INSERT_TOOL_ROLLUP_DAY));
     await timed("vacuum analyze", () => client.query("VACUUM ANALYZE"));
-    await client.query(
-      `CREATE TABLE bench_meta AS SELECT $1::int AS decisions, $2::int AS version, now() AS loaded_at`,
-      [decisions, DATA_VERSION],
-    );
+    await markDataSet(client, decisions, DATA_VERSION);
   } finally {
     await client.end();
-  }
-}
-
-async function isReusable(url: string, decisions: number): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url });
-  try {
-    await client.connect();
-    const { rows } = await client.query<{ ok: boolean }>(
-      `SELECT decisions = $1 AND version = $2 AND loaded_at > now() - interval '6 hours' AS ok
-         FROM bench_meta`,
-      [decisions, DATA_VERSION],
-    );
-    return rows[0]?.ok ?? false;
-  } catch {
-    // Missing, half-dropped or never finished loading: load it again.
-    return false;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 
@@ -441,21 +421,6 @@ function renderTable(results: PageResult[]): string {
 }
 
 /** One run at a time owns the scratch database: a second would drop it under the first. */
-function takeLock(): () => void {
-  if (existsSync(LOCK_FILE)) {
-    const pid = Number(readFileSync(LOCK_FILE, "utf8"));
-    if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) {
-      console.error(
-        `[bench:dashboard] another run (pid ${pid}) is using ${DATA_DIR}; wait for it to finish.`,
-      );
-      process.exit(1);
-    }
-  }
-  mkdirSync(".data", { recursive: true });
-  writeFileSync(LOCK_FILE, String(process.pid));
-  return () => rmSync(LOCK_FILE, { force: true });
-}
-
 const USAGE =
   "usage: npm run bench:dashboard -- [--decisions 1000000] [--requests 30] [--fresh] [--pages tools,overview] [--port 3415]";
 
@@ -483,7 +448,7 @@ async function main() {
     failUsage(`--decisions must be more than ${LONG_RUN_ITERATIONS}`);
   }
 
-  const releaseLock = takeLock();
+  const releaseLock = takeDataSetLock("bench:dashboard", LOCK_FILE, DATA_DIR);
   ensureBuild(log);
   const server = await startLocalPostgres({
     dataDir: DATA_DIR,
@@ -494,7 +459,7 @@ async function main() {
   let app: Awaited<ReturnType<typeof startAppServer>> | null = null;
   try {
     const url = server.urlFor(DATABASE);
-    if (fresh || !(await isReusable(url, decisions))) {
+    if (fresh || !(await isReusable(url, decisions, DATA_VERSION))) {
       await dropDatabase(server.adminUrl, DATABASE);
       await ensureDatabase(server.adminUrl, DATABASE);
       await migrate(url, { log });
