@@ -38,6 +38,7 @@ import {
 import { writeAggregatesAndCommit } from "@/lib/ingest/rollup-upserts";
 import { aggregateDeltas, type JoinedDecision, truncateUtc } from "@/lib/ingest/rollups";
 import { copyRows } from "@/lib/ingest/store-transaction";
+import { type ToolSizeSighting, upsertToolSizes } from "@/lib/ingest/tool-sizes";
 import { isRefusal, withWriteRetry } from "@/lib/ingest/write-retry";
 import { compareSpans } from "./join-tool-runs";
 import {
@@ -158,7 +159,7 @@ async function writeTransaction(
         outcomes,
         joinedOutcomesCopyText,
       );
-      await upsertToolSizes(client, tenant, freshCalls);
+      await upsertToolSizes(client, toolSizeSightings(tenant, freshCalls));
       await countCallsWithoutTools(client, tenant, freshCalls);
       await writeAggregatesAndCommit(
         client,
@@ -472,42 +473,12 @@ async function deriveEvents(
   return { decisions, outcomes, joined };
 }
 
-/**
- * Each offered tool's size estimate, as last seen by span start to the millisecond (the stored
- * precision; at an equal millisecond, the larger estimate).
- */
-async function upsertToolSizes(
-  client: pg.PoolClient,
-  tenant: string,
-  calls: MappedLlmCall[],
-): Promise<void> {
-  // Compared as stored (milliseconds, then tokens), so any order of exports keeps the same row.
-  const latest = new Map<string, { tokens: number; seenAt: string }>();
+/** Each offered tool's size estimate, as seen at its LLM call's start. */
+function* toolSizeSightings(tenant: string, calls: MappedLlmCall[]): Generator<ToolSizeSighting> {
   for (const call of calls) {
-    for (const { tool, tokens } of call.toolSizes) {
-      const current = latest.get(tool);
-      const newer =
-        !current ||
-        call.timestamp > current.seenAt ||
-        (call.timestamp === current.seenAt && tokens > current.tokens);
-      if (newer) latest.set(tool, { tokens, seenAt: call.timestamp });
-    }
+    for (const { tool, tokens } of call.toolSizes)
+      yield { tenant, tool, tokens, seenAt: call.timestamp };
   }
-  if (latest.size === 0) return;
-  const tools = [...latest.keys()].sort();
-  await client.query(
-    `INSERT INTO tool_sizes (tenant_id, tool, tokens, seen_at)
-     SELECT $1, u.tool, u.tokens, u.seen_at
-       FROM unnest($2::text[], $3::int[], $4::timestamptz[]) AS u(tool, tokens, seen_at)
-     ON CONFLICT (tenant_id, tool) DO UPDATE SET tokens = EXCLUDED.tokens, seen_at = EXCLUDED.seen_at
-      WHERE (EXCLUDED.seen_at, EXCLUDED.tokens) > (tool_sizes.seen_at, tool_sizes.tokens)`,
-    [
-      tenant,
-      tools,
-      tools.map((t) => latest.get(t)?.tokens),
-      tools.map((t) => latest.get(t)?.seenAt),
-    ],
-  );
 }
 
 /** LLM calls without a tool list, per (role, hour): what the "tool recording is off" hint reads. */
