@@ -6,7 +6,12 @@
  */
 import { type IterationView, prepareRunTrace } from "@/lib/dashboard/trace";
 import type { DecisionRecord, OutcomeRecord } from "@/lib/dashboard/types";
-import type { SelectionWarning, StageRecord } from "@/lib/selection";
+import {
+  type SelectionWarning,
+  type StageRecord,
+  toWireRecord,
+  toWireWarning,
+} from "@/lib/selection";
 
 /** What the candidate did with the decision. */
 export interface ReplayedDecision {
@@ -26,28 +31,6 @@ export interface ReplayComparison {
   /** Called tools the recorded selection did not bind. */
   recordedLost: string[];
   failure: string | null;
-}
-
-function wireRecord(record: StageRecord) {
-  return {
-    stage: record.stage,
-    action: record.action,
-    kept: [...record.kept],
-    dropped: [...record.dropped],
-    added: [...record.added],
-    reinstated: [...record.reinstated],
-    forced_choice: record.forcedChoice,
-    detail: record.detail,
-    degraded: record.degraded,
-  };
-}
-
-function wireWarning(warning: SelectionWarning) {
-  return {
-    code: warning.code,
-    ...(warning.stage ? { stage: warning.stage } : {}),
-    ...(warning.detail !== undefined ? { detail: warning.detail } : {}),
-  };
 }
 
 /** The recorded decision and its replay, each prepared like an iteration of the run trace. */
@@ -70,8 +53,8 @@ export function compareReplay(
     configVersion: candidateVersion,
     selected: [...replay.bound],
     dropped: decision.offered.filter((name) => !bound.has(name)),
-    trace: replay.trace.map(wireRecord),
-    warnings: replay.warnings.map(wireWarning),
+    trace: replay.trace.map(toWireRecord),
+    warnings: replay.warnings.map(toWireWarning),
     reinstatements: count("forced_reinstated"),
     emptyPaletteWarnings: count("empty_palette"),
     stageErrors: count("stage_error"),

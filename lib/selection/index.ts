@@ -35,6 +35,8 @@ export {
   type RouteTurnResult,
   routeTurn,
   type SelectionMode,
+  toWireRecord,
+  toWireWarning,
 } from "./route-turn";
 export type { SelectionStage, StageContext } from "./stage";
 export { AllowlistStage, type AllowlistStageOptions } from "./stages/allowlist";

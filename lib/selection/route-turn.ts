@@ -77,7 +77,8 @@ function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-function toWireRecord(record: StageRecord): ToolRoutingDecision["trace"][number] {
+/** A stage record in the wire format's form (snake_case, detail cut to its limit). */
+export function toWireRecord(record: StageRecord): ToolRoutingDecision["trace"][number] {
   return {
     stage: record.stage,
     action: record.action,
@@ -91,7 +92,8 @@ function toWireRecord(record: StageRecord): ToolRoutingDecision["trace"][number]
   };
 }
 
-function toWireWarning(warning: SelectionWarning): ToolRoutingDecision["warnings"][number] {
+/** A warning in the wire format's form (detail cut to its limit). */
+export function toWireWarning(warning: SelectionWarning): ToolRoutingDecision["warnings"][number] {
   return {
     code: warning.code,
     ...(warning.stage ? { stage: warning.stage } : {}),
