@@ -1,21 +1,20 @@
 /**
  * `npx tsx scripts/bench-otlp-map.ts [--exports 20] [--rounds 5] [--baseline <dir>]` — the
- * server's CPU per LLM-call span between decoding and the database, in this process (no
- * server, no database): the exports of `npm run bench:otlp` (500 LLM-call spans with 20 tool
- * definitions each plus their tool spans), decoded before the clock starts, then per export
- * the mapping (`mapSpan` of every span), the decision and outcome rows (`toDecisionRow`,
+ * server's CPU per LLM-call span between the request body and the database, in this process
+ * (no server, no database): the exports of `npm run bench:otlp` (500 LLM-call spans with 20
+ * tool definitions each plus their tool spans), built before the clock starts, then per export
+ * the protobuf decoding (`decodeTraceExport`, with its bounds walk), the mapping (`mapSpan` of every span), the decision and outcome rows (`toDecisionRow`,
  * `toOutcomeRow`) and the rollup deltas (`aggregateDeltas`), as `lib/otlp/store.ts` computes
- * them, in CPU time of this process (so a busy machine slows it less than it slows wall time). With `--baseline`, a directory holding other versions of `mapping.ts` and
- * `rollups.ts` (for example copied from an earlier commit, with their imports) is timed on the
- * same exports, round by round alternating with the current code. Prints µs per LLM-call span
+ * them, in CPU time of this process (so a busy machine slows it less than it slows wall time). With `--baseline`, a directory holding other versions of `decode.ts`,
+ * `mapping.ts` and `rollups.ts` (for example copied from an earlier commit, with their imports;
+ * without `decode.ts` the current decoding is used) is timed on the same exports, round by round alternating with the current code. Prints µs per LLM-call span
  * of CPU (the median round) of each; nothing is asserted.
  */
+import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import { toDecisionRow, toOutcomeRow } from "@/lib/ingest/events";
 import type { JoinedDecision } from "@/lib/ingest/rollups";
-import { decodeTraceExport } from "@/lib/otlp/decode";
-import type { OtlpSpan } from "@/lib/otlp/types";
 import { benchExports } from "./lib/bench-otlp-spans";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 
@@ -24,6 +23,7 @@ const TENANT = "bench-map";
 
 interface Modules {
   label: string;
+  decodeTraceExport: typeof import("@/lib/otlp/decode").decodeTraceExport;
   mapSpan: typeof import("@/lib/otlp/mapping").mapSpan;
   aggregateDeltas: typeof import("@/lib/ingest/rollups").aggregateDeltas;
 }
@@ -34,8 +34,13 @@ const cpu = () => {
   return user + system;
 };
 
-/** One export as the store handles it; answers [mapping µs, rows and rollups µs] of CPU. */
-function handle(modules: Modules, spans: OtlpSpan[]): [number, number] {
+/**
+ * One export as the route and the store handle it; answers [decoding µs, mapping µs, rows and
+ * rollups µs] of CPU.
+ */
+function handle(modules: Modules, body: Uint8Array): [number, number, number] {
+  const start = cpu();
+  const spans = modules.decodeTraceExport(body, "protobuf");
   const t0 = cpu();
   const mapped = spans.map(modules.mapSpan);
   const t1 = cpu();
@@ -55,7 +60,7 @@ function handle(modules: Modules, spans: OtlpSpan[]): [number, number] {
     joined.push({ ...row, called: outcome.called, harmful_tools: [] });
   }
   modules.aggregateDeltas(decisions, joined);
-  return [t1 - t0, cpu() - t1];
+  return [t0 - start, t1 - t0, cpu() - t1];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
@@ -70,6 +75,7 @@ async function main() {
   const variants: Modules[] = [
     {
       label: "current",
+      decodeTraceExport: (await import("@/lib/otlp/decode")).decodeTraceExport,
       mapSpan: (await import("@/lib/otlp/mapping")).mapSpan,
       aggregateDeltas: (await import("@/lib/ingest/rollups")).aggregateDeltas,
     },
@@ -78,6 +84,9 @@ async function main() {
     const dir = path.resolve(values.baseline);
     variants.push({
       label: values.baseline,
+      decodeTraceExport: existsSync(path.join(dir, "decode.ts"))
+        ? (await import(path.join(dir, "decode.ts"))).decodeTraceExport
+        : (await import("@/lib/otlp/decode")).decodeTraceExport,
       mapSpan: (await import(path.join(dir, "mapping.ts"))).mapSpan,
       aggregateDeltas: (await import(path.join(dir, "rollups.ts"))).aggregateDeltas,
     });
@@ -89,24 +98,30 @@ async function main() {
     new Date(Date.now() - 3_600_000),
     "bench-map",
   );
-  const exports = built.bodies.map((body) => decodeTraceExport(body, "protobuf"));
+  const exports = built.bodies;
   const calls = exportCount * PER_EXPORT;
   const loadAtStart = loadavg()[0]?.toFixed(2);
   const results = new Map(
-    variants.map((v) => [v.label, { map: [] as number[], rest: [] as number[] }]),
+    variants.map((v) => [
+      v.label,
+      { decode: [] as number[], map: [] as number[], rest: [] as number[] },
+    ]),
   );
   // A warm-up round, then the timed ones, alternating which variant goes first.
   for (let round = 0; round <= rounds; round++) {
     const order = round % 2 === 0 ? variants : [...variants].reverse();
     for (const variant of order) {
+      let decode = 0;
       let map = 0;
       let rest = 0;
-      for (const spans of exports) {
-        const [m, r] = handle(variant, spans);
+      for (const body of exports) {
+        const [d, m, r] = handle(variant, body);
+        decode += d;
         map += m;
         rest += r;
       }
       if (round === 0) continue;
+      results.get(variant.label)?.decode.push(decode / calls);
       results.get(variant.label)?.map.push(map / calls);
       results.get(variant.label)?.rest.push(rest / calls);
     }
@@ -114,9 +129,10 @@ async function main() {
   console.log(
     `\nper LLM-call span, ${exportCount} exports of ${PER_EXPORT}, median of ${rounds} rounds (load ${loadAtStart} at start, ${loadavg()[0]?.toFixed(2)} after)`,
   );
-  for (const [label, { map, rest }] of results) {
+  for (const [label, { decode, map, rest }] of results) {
+    const together = median(decode) + median(map) + median(rest);
     console.log(
-      `  ${label.padEnd(28)} mapping ${median(map).toFixed(1)} µs, rows and rollups ${median(rest).toFixed(1)} µs, together ${(median(map) + median(rest)).toFixed(1)} µs`,
+      `  ${label.padEnd(28)} decoding ${median(decode).toFixed(1)} µs, mapping ${median(map).toFixed(1)} µs, rows and rollups ${median(rest).toFixed(1)} µs, together ${together.toFixed(1)} µs`,
     );
   }
 }

@@ -211,6 +211,21 @@ describe("decodeTraceExport, protobuf", () => {
     expect(refused.message).toMatch(/not a valid protobuf ExportTraceServiceRequest/);
   });
 
+  it("refuses a string that is not UTF-8, as proto3 requires", () => {
+    const body = protobuf({
+      resourceSpans: [
+        { scopeSpans: [{ spans: [{ traceId: bytes(TRACE), spanId: bytes(SPAN), name: "zzzz" }] }] },
+      ],
+    });
+    const at = Buffer.from(body).indexOf("zzzz");
+    body.set([0x7a, 0xff, 0xfe, 0x7a], at);
+    const refused = rejection(() => decodeTraceExport(body, "protobuf"));
+    expect(refused.status).toBe(400);
+    expect(refused.message).toBe(
+      "Body is not a valid protobuf ExportTraceServiceRequest: a string field is not valid UTF-8.",
+    );
+  });
+
   it("refuses a span id of the wrong length, naming the span", () => {
     const init = structuredClone(fullRequest);
     const span = init.resourceSpans?.[0]?.scopeSpans?.[0]?.spans?.[0];
