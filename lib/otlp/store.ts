@@ -473,11 +473,24 @@ async function deriveEvents(
   return { decisions, outcomes, joined };
 }
 
-/** Each offered tool's size estimate, as seen at its LLM call's start. */
+/**
+ * Each offered tool's size estimate, as seen at the latest start of an LLM call offering it
+ * with that estimate. The calls offering one remembered list share its `toolSizes` array
+ * (`paletteOf`), so the sightings are made once per distinct list at its latest call, not once
+ * per tool and call: the same latest sizes `upsertToolSizes` would pick from all of them (one
+ * list gives a tool one estimate, and time strings of one format order as times).
+ */
 function* toolSizeSightings(tenant: string, calls: MappedLlmCall[]): Generator<ToolSizeSighting> {
+  const latestByList = new Map<MappedLlmCall["toolSizes"], string>();
   for (const call of calls) {
-    for (const { tool, tokens } of call.toolSizes)
-      yield { tenant, tool, tokens, seenAt: call.timestamp };
+    if (call.toolSizes.length === 0) continue;
+    const latest = latestByList.get(call.toolSizes);
+    if (latest === undefined || call.timestamp > latest) {
+      latestByList.set(call.toolSizes, call.timestamp);
+    }
+  }
+  for (const [sizes, seenAt] of latestByList) {
+    for (const { tool, tokens } of sizes) yield { tenant, tool, tokens, seenAt };
   }
 }
 

@@ -297,6 +297,35 @@ describe("storeSpans", () => {
     expect(rows).toEqual([{ tool: "lookup", tokens: 10, seen_at: new Date(T0 + 1000) }]);
   });
 
+  it("keeps a tool's size from the latest call of one export, when calls share a tool list", async () => {
+    const t = tenant("sizes-shared");
+    const sizesTrace = traceId("tool-sizes-shared");
+    const definition = (description: string) => ({
+      "gen_ai.tool.definitions": JSON.stringify([{ name: "lookup", description }]),
+    });
+    const call = (n: number, startMs: number, description: string) =>
+      genAiCall({
+        traceId: sizesTrace,
+        spanId: spanId(n),
+        startMs,
+        attributes: definition(description),
+      });
+    // One export: the long list's latest call is neither its first nor its last span, and the
+    // short list is offered between the long list's first and latest calls.
+    await storeSpans(t, [
+      call(1, T0, "x".repeat(400)),
+      call(4, T0 + 2000, "x".repeat(400)),
+      call(2, T0 + 500, "x".repeat(400)),
+      call(3, T0 + 1000, "short"),
+    ]);
+    const { rows } = await db.query(
+      "SELECT tool, tokens, seen_at FROM tool_sizes WHERE tenant_id = $1",
+      [t],
+    );
+    // {"name":"lookup","description":"xxx…"} with 400 x is 434 characters: ceil(434 / 4) = 109.
+    expect(rows).toEqual([{ tool: "lookup", tokens: 109, seen_at: new Date(T0 + 2000) }]);
+  });
+
   it("refuses a bad span with a message naming the attribute, and stores its neighbours", async () => {
     const t = tenant("bad");
     const badTrace = traceId("bad-span");
