@@ -56,12 +56,42 @@ function zeroNotes(): BacktestNoteCounts {
 /** What the recorded configuration did: the decision's `selected` and recorded warnings. */
 export function recordedArm(decision: RecordedDecision): ReplayedArm {
   return {
-    bound: [...decision.selected],
+    bound: decision.selected,
     emptyPalette: decision.emptyPaletteWarnings > 0,
     reinstated: decision.reinstatements > 0,
     stageError: decision.stageErrors > 0,
     forcedUnavailable: false,
   };
+}
+
+/**
+ * Sets and de-duplicated copies of name lists, by the list's identity: the job's lists are
+ * shared between decisions (the reader keeps one copy of each distinct list, the replayer one
+ * answer per distinct input), so each is built once per list rather than once per decision.
+ */
+class ListViews {
+  private readonly sets = new WeakMap<readonly string[], ReadonlySet<string>>();
+  private readonly distinct = new WeakMap<readonly string[], readonly string[]>();
+
+  setOf(names: readonly string[]): ReadonlySet<string> {
+    let set = this.sets.get(names);
+    if (!set) {
+      set = new Set(names);
+      this.sets.set(names, set);
+    }
+    return set;
+  }
+
+  /** The names once each, in first-seen order. */
+  distinctOf(names: readonly string[]): readonly string[] {
+    let distinct = this.distinct.get(names);
+    if (!distinct) {
+      const set = this.setOf(names);
+      distinct = set.size === names.length ? names : [...set];
+      this.distinct.set(names, distinct);
+    }
+    return distinct;
+  }
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
@@ -93,6 +123,7 @@ export class BacktestAccumulator {
   private readonly roles = new Map<string, ArmsSums>();
   private readonly tools = new Map<string, BacktestToolSums>();
   private readonly notes: BacktestNoteCounts;
+  private readonly lists = new ListViews();
 
   /** Starts empty, or from the partial result of a checkpoint. */
   constructor(setup: AccumulatorSetup, from: BacktestResult | null = null) {
@@ -111,7 +142,7 @@ export class BacktestAccumulator {
 
   add(replay: DecisionReplay): void {
     const { decision } = replay;
-    const called = decision.hasOutcome ? new Set(decision.called) : null;
+    const called = decision.hasOutcome ? this.lists.setOf(decision.called) : null;
     const recorded = this.facts(recordedArm(decision), decision, called);
     const candidate = this.facts(replay.candidate, decision, called);
     const baseline = replay.baseline ? this.facts(replay.baseline, decision, called) : null;
@@ -158,7 +189,7 @@ export class BacktestAccumulator {
     decision: RecordedDecision,
     called: ReadonlySet<string> | null,
   ): ArmFacts {
-    const bound = new Set(arm.bound);
+    const bound = this.lists.setOf(arm.bound);
     let harmful = 0;
     if (called) {
       for (const name of called) if (!bound.has(name) && decision.offered.includes(name)) harmful++;
@@ -177,10 +208,7 @@ export class BacktestAccumulator {
     candidate: ArmFacts,
     baseline: ArmFacts | null,
   ): void {
-    const seen = new Set<string>();
-    for (const name of decision.offered) {
-      if (seen.has(name)) continue;
-      seen.add(name);
+    for (const name of this.lists.distinctOf(decision.offered)) {
       let tool = this.tools.get(name);
       if (!tool) {
         tool = {

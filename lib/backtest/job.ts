@@ -29,11 +29,11 @@ import { isUnavailable } from "@/lib/db/unavailable";
 import { estimateDroppedTokens, type RoutingConfig } from "@/lib/selection";
 import { BacktestAccumulator } from "./accumulate";
 import { readBacktestConfig } from "./config";
-import { ConfigReplayer, notesFor, readRecordedInputs } from "./replay";
+import { ConfigReplayer, notesFor, RecordedInputsReader, type ReplayedArm } from "./replay";
 import type { ToolSizeEstimate } from "./types";
 
 /** Decisions per chunk: one read, one replay batch, one commit. */
-export const DEFAULT_CHUNK_SIZE = 2_000;
+export const DEFAULT_CHUNK_SIZE = 1_000;
 /** The replay yields the event loop this often, so pages keep answering beside it. */
 const YIELD_EVERY_MS = 8;
 
@@ -146,6 +146,7 @@ async function replayWindow(
 
   let cursor: Cursor | null = backtest.cursor;
   const texts = new DecisionTexts();
+  const recordedInputs = new RecordedInputsReader();
   let pending = readDecisions(backtest, cursor, chunkSize, texts);
   for (let chunk = 0; ; chunk++) {
     const decisions = await pending;
@@ -160,11 +161,17 @@ async function replayWindow(
     pending.catch(() => {});
     let slice = performance.now();
     for (const decision of decisions) {
-      const inputs = readRecordedInputs(decision);
+      const inputs = recordedInputs.read(decision);
+      // Most replays are answered from memory at once; only the others are awaited.
+      let candidateArm = candidate.replay(decision, inputs);
+      if (candidateArm instanceof Promise) candidateArm = await candidateArm;
+      let baselineArm: ReplayedArm | Promise<ReplayedArm> | null =
+        baseline?.replay(decision, inputs) ?? null;
+      if (baselineArm instanceof Promise) baselineArm = await baselineArm;
       accumulator.add({
         decision,
-        candidate: await candidate.replay(decision, inputs),
-        baseline: baseline ? await baseline.replay(decision, inputs) : null,
+        candidate: candidateArm,
+        baseline: baselineArm,
         notes: notesFor(decision, inputs, candidate),
       });
       if (performance.now() - slice >= YIELD_EVERY_MS) {

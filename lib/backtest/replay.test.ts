@@ -6,7 +6,13 @@ import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { type RoutingConfig, routingConfigToJson, ToolCatalog } from "@/lib/selection";
 import { BacktestAccumulator, type DecisionReplay } from "./accumulate";
 import { readBacktestConfig } from "./config";
-import { ConfigReplayer, notesFor, type RecordedDecision, readRecordedInputs } from "./replay";
+import {
+  ConfigReplayer,
+  notesFor,
+  type RecordedDecision,
+  RecordedInputsReader,
+  readRecordedInputs,
+} from "./replay";
 
 const TOOLS = [
   { name: "hydrate_context", description: "Load the account context.", safetyLevel: "read" },
@@ -287,5 +293,95 @@ describe("a candidate equal to the recorded config", () => {
     expect(compared).toBeGreaterThan(500);
     // The workspace palettes the static form cannot express were met and kept.
     expect(emptyPalettes).toBeGreaterThan(0);
+  });
+});
+
+describe("remembering answers for repeated traffic", () => {
+  const lazyTrace = JSON.stringify([
+    { stage: "lazy_routing", action: "select", kept: [1, 4], dropped: [0, 2, 3] },
+  ]);
+  const intent = { label: "action", matched_tool_keywords: ["search_orders"] };
+
+  it("reads one recorded input once per trace text, offered list and intent", () => {
+    const reader = new RecordedInputsReader();
+    const first = reader.read(decision({ trace: lazyTrace, intent }));
+    const again = reader.read(decision({ trace: lazyTrace, intent, runId: "run-2" }));
+    expect(again).toBe(first);
+    expect(first).toEqual(readRecordedInputs(decision({ trace: lazyTrace, intent })));
+    expect(first.lazyNames).toEqual(["search_orders", "send_email"]);
+
+    // The same trace text over another offered list names other tools.
+    const reordered = [...OFFERED].reverse();
+    const other = reader.read(decision({ trace: lazyTrace, intent, offered: reordered }));
+    expect(other).not.toBe(first);
+    expect(other.lazyNames).toEqual(["delete_account", "hydrate_context"]);
+
+    // Another intent object, or none, is another answer.
+    const knowledge = reader.read(
+      decision({ trace: lazyTrace, intent: { label: "knowledge", matched_tool_keywords: [] } }),
+    );
+    expect(knowledge.verdict?.label).toBe("knowledge");
+    expect(reader.read(decision({ trace: lazyTrace, intent: null })).verdict).toBeNull();
+    // A trace given already parsed is read as it is, every time.
+    const parsed = decision({ trace: JSON.parse(lazyTrace), intent });
+    expect(reader.read(parsed)).toEqual(first);
+  });
+
+  it("answers a repeated input at once with the first answer; new inputs are replayed", async () => {
+    const replayer = new ConfigReplayer({ roleTools: { support: ["search_orders"] } });
+    const reader = new RecordedInputsReader();
+    const first = decision({ trace: lazyTrace, intent });
+    const answer = await replayer.replay(first, reader.read(first));
+    const repeated = decision({ trace: lazyTrace, intent, iteration: 3 });
+    const again = replayer.replay(repeated, reader.read(repeated));
+    expect(again).toBe(answer);
+    // The support palette leaves search_orders of the lazy names, and the always-include tool.
+    expect(answer.bound).toEqual(["hydrate_context", "search_orders"]);
+
+    // The same inputs in another role, or with a forced tool, are replayed on their own.
+    const planner = decision({ trace: lazyTrace, intent, role: "planner" });
+    expect((await replayer.replay(planner, reader.read(planner))).bound).toEqual([
+      "hydrate_context",
+      "search_orders",
+      "send_email",
+    ]);
+    const forced = decision({ trace: lazyTrace, intent, forcedChoice: "refund_order" });
+    const forcedArm = await replayer.replay(forced, reader.read(forced));
+    expect(forcedArm).not.toBe(answer);
+    expect(forcedArm.bound).toContain("refund_order");
+  });
+
+  it("sums shared lists as it sums copies, counting a tool offered twice once", () => {
+    const sizes = OFFERED.map((tool) => ({ tool, tokens: 10, source: "otlp" as const }));
+    const setup = { tenantId: "acme", candidateVersion: "cfg_c", baselineVersion: null };
+    const shared = new BacktestAccumulator({ ...setup, toolSizes: sizes });
+    const copied = new BacktestAccumulator({ ...setup, toolSizes: sizes });
+    const offered = [...OFFERED, "search_orders"];
+    const bound = ["search_orders", "refund_order"];
+    const called = ["send_email", "search_orders"];
+    for (let i = 0; i < 3; i++) {
+      const arm = {
+        bound,
+        emptyPalette: false,
+        reinstated: false,
+        stageError: false,
+        forcedUnavailable: false,
+      };
+      const d = decision({ offered, called, selected: offered });
+      shared.add({ decision: d, candidate: arm, baseline: null, notes: [] });
+      copied.add({
+        decision: { ...d, offered: [...offered], called: [...called], selected: [...offered] },
+        candidate: { ...arm, bound: [...bound] },
+        baseline: null,
+        notes: [],
+      });
+    }
+    expect(shared.result()).toEqual(copied.result());
+    const searchOrders = shared.result().tools.find((tool) => tool.tool === "search_orders");
+    expect(searchOrders).toMatchObject({ offered: 3, called: 3, candidate: { bound: 3 } });
+    expect(shared.result().overall.candidate).toMatchObject({
+      harmfulDrops: 3,
+      tokensSaved: 3 * 30,
+    });
   });
 });

@@ -67,7 +67,7 @@ export interface RecordedDecision {
 /** What one config would have done with one decision. */
 export interface ReplayedArm {
   /** The names it binds, in offered order. */
-  bound: string[];
+  bound: readonly string[];
   emptyPalette: boolean;
   reinstated: boolean;
   stageError: boolean;
@@ -202,6 +202,53 @@ export function readRecordedInputs(decision: RecordedDecision): RecordedInputs {
   return { verdict, lazyNames, noLazyStage: !lazyStage, emptyPalette, unreadableTrace: false };
 }
 
+/** Most distinct trace texts `RecordedInputsReader` remembers; emptied when full. */
+const MAX_REMEMBERED_TRACES = 2_000;
+
+/**
+ * `readRecordedInputs` for a whole window, remembering its answers. Recorded traffic repeats
+ * the same trace (its names are positions in the offered list), offered list and intent over
+ * and over, and the answer depends on nothing else; lists and intents are shared objects when
+ * they come from the job's reader, so they key the memory by identity. The answer may be shared
+ * with other decisions: do not change it.
+ */
+export class RecordedInputsReader {
+  private readonly byTrace = new Map<
+    string,
+    WeakMap<readonly string[], WeakMap<object, RecordedInputs>>
+  >();
+
+  read(decision: RecordedDecision): RecordedInputs {
+    const { trace, offered } = decision;
+    if (typeof trace !== "string") return readRecordedInputs(decision);
+    let byOffered = this.byTrace.get(trace);
+    if (!byOffered) {
+      if (this.byTrace.size >= MAX_REMEMBERED_TRACES) this.byTrace.clear();
+      byOffered = new WeakMap();
+      this.byTrace.set(trace, byOffered);
+    }
+    let byIntent = byOffered.get(offered);
+    if (!byIntent) {
+      byIntent = new WeakMap();
+      byOffered.set(offered, byIntent);
+    }
+    const intentKey = isObject(decision.intent) ? decision.intent : NO_INTENT;
+    let inputs = byIntent.get(intentKey);
+    if (!inputs) {
+      inputs = readRecordedInputs(decision);
+      // An intent that is not an object reads as no verdict, whatever it is.
+      byIntent.set(intentKey, inputs);
+    }
+    return inputs;
+  }
+}
+
+const NO_INTENT = {};
+
+function isObject(value: unknown): value is object {
+  return value !== null && typeof value === "object";
+}
+
 /**
  * A config's palette resolver that keeps a recorded empty palette: where the config would
  * narrow the role, a decision whose recorded palette came back empty gets [] again (the
@@ -249,6 +296,14 @@ export class ConfigReplayer {
   /** Names with trigger keywords in this config: their intent match depends on the text. */
   readonly keywordTools: ReadonlySet<string>;
   private readonly memo = new Map<string, ReplayedArm>();
+  /**
+   * The same answers found without building `memo`'s key: by the identity of the remembered
+   * inputs (`RecordedInputsReader`) and offered list, then by role and forced tool.
+   */
+  private readonly memoByIdentity = new WeakMap<
+    RecordedInputs,
+    WeakMap<readonly string[], Map<string, ReplayedArm>>
+  >();
   /** The memo key's part for an offered list (lists are shared between decisions). */
   private readonly offeredKeys = new WeakMap<readonly string[], string>();
   /** Replays answered from `memo`, and all replays: how repetitive the traffic was. */
@@ -287,8 +342,38 @@ export class ConfigReplayer {
    * What this config would bind for `decision`, given what its recorded inputs tell. The
    * answer may be shared with other decisions of the same inputs: do not change it.
    */
-  async replay(decision: RecordedDecision, inputs: RecordedInputs): Promise<ReplayedArm> {
+  replay(decision: RecordedDecision, inputs: RecordedInputs): ReplayedArm | Promise<ReplayedArm> {
     this.replays++;
+    let byOffered = this.memoByIdentity.get(inputs);
+    if (!byOffered) {
+      byOffered = new WeakMap();
+      this.memoByIdentity.set(inputs, byOffered);
+    }
+    let byTurn = byOffered.get(decision.offered);
+    if (!byTurn) {
+      byTurn = new Map();
+      byOffered.set(decision.offered, byTurn);
+    }
+    // Roles cannot hold NUL (PostgreSQL text cannot store it), so the key is unambiguous.
+    const turnKey =
+      decision.forcedChoice === null
+        ? decision.role
+        : `${decision.role}\u0000${decision.forcedChoice}`;
+    const remembered = byTurn.get(turnKey);
+    if (remembered) {
+      this.memoHits++;
+      return remembered;
+    }
+    return this.replayByKey(decision, inputs).then((arm) => {
+      byTurn.set(turnKey, arm);
+      return arm;
+    });
+  }
+
+  private async replayByKey(
+    decision: RecordedDecision,
+    inputs: RecordedInputs,
+  ): Promise<ReplayedArm> {
     const verdict = inputs.verdict;
     let offeredKey = this.offeredKeys.get(decision.offered);
     if (offeredKey === undefined) {
@@ -352,14 +437,15 @@ export class ConfigReplayer {
   private async select(decision: RecordedDecision, inputs: RecordedInputs): Promise<ReplayedArm> {
     try {
       const result = await this.run(decision, inputs);
+      const bound: string[] = [];
+      for (const tool of result.tools) bound.push((tool as { name: string }).name);
       const arm: ReplayedArm = {
-        bound: [],
+        bound,
         emptyPalette: false,
         reinstated: false,
         stageError: false,
         forcedUnavailable: false,
       };
-      for (const tool of result.tools) arm.bound.push((tool as { name: string }).name);
       for (const warning of result.warnings) {
         if (warning.code === "empty_palette") arm.emptyPalette = true;
         else if (warning.code === "forced_reinstated") arm.reinstated = true;
