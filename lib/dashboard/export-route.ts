@@ -18,11 +18,13 @@
  * to `ROUTELENS_EXPORT_WAIT_MS`, and a download that finds the line full or waits too long gets
  * 503 with `Retry-After`. The slot is given back when the body ends, fails or is cancelled
  * (the client went away). Between batches the stream yields to the event loop, so requests
- * that arrived meanwhile run before the next batch is written.
+ * that arrived meanwhile run before the next batch is written, and waits (a bounded time)
+ * while short ingest requests are being served (`ShortFirst`, lib/ingest/short-first.ts).
  */
 import type { z } from "zod";
 import type { TenantScope } from "@/lib/auth/scope";
 import { env } from "@/lib/env";
+import { shortFirst } from "@/lib/ingest/short-first";
 import { EXPORT_ROW_LIMIT, readSearchParams } from "@/lib/schemas/dashboard";
 import { type CsvColumn, csvFileName, csvHeaderLine, csvLines, csvResponseHeaders } from "./csv";
 import { DownloadSlots, isRelease, type ReleaseSlot } from "./download-slots";
@@ -135,9 +137,6 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
   };
 }
 
-/** Lets every callback already due (other requests' I/O) run first. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * A client that takes nothing of its download for this long loses it: the body ends with an
  * error and its slot goes to the next download. A client that stops reading would otherwise
@@ -148,7 +147,7 @@ export const DOWNLOAD_STALL_MS = 30_000;
 
 /**
  * A CSV body read from `batches` only as fast as the client takes it, yielding to the event
- * loop before each batch. `done` runs once when the body ends, fails, is cancelled or stalls
+ * loop before each batch (and to short requests in flight: `ShortFirst.turn`). `done` runs once when the body ends, fails, is cancelled or stalls
  * (nothing read for `stallMs`).
  */
 export function streamCsv<Row>(
@@ -182,7 +181,7 @@ export function streamCsv<Row>(
     async pull(controller) {
       clearTimeout(stall);
       try {
-        await yieldToEventLoop();
+        await shortFirst().turn();
         const next = await iterator.next();
         if (next.done) {
           finish();

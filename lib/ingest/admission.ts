@@ -5,7 +5,8 @@
  * mapping of every refusal — bad key (401), throttled (429), over the parse budget (503,
  * paced), database unavailable (503) — to one `Refusal` the endpoint words in its own
  * encoding. One throttle, budget and set of slots serve both endpoints, so sending to both
- * earns no extra share.
+ * earns no extra share. A request with a short body (`SHORT_BODY_BYTES`) is served ahead of
+ * bulk work (`ShortFirst`) from its key lookup until it is answered.
  */
 import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
@@ -21,6 +22,7 @@ import {
   RequestRejected,
   readBodyBytes,
 } from "./request";
+import { SHORT_BODY_BYTES, shortFirst } from "./short-first";
 import { TenantSlots } from "./tenant-slots";
 
 /** Retry-After of a 503 sent because the database is unavailable. */
@@ -51,10 +53,32 @@ export interface AdmittedRequest {
   acquireSlot(): Promise<void>;
   /** Gives the slot back before the request waits on the database. */
   releaseSlot(): void;
+  /**
+   * A turn of the event loop between slices of CPU work: the next one for a short request,
+   * and for a long one a turn that waits while short requests are served (`ShortFirst.turn`).
+   */
+  yieldTurn(): Promise<void>;
 }
 
-/** Checks the address's throttle and the Bearer key; answers the key's tenant. */
-async function authenticate(request: Request, address: string): Promise<string> {
+/** True when the headers promise a short body: no compression and a short Content-Length. */
+function declaredShort(headers: Headers): boolean {
+  const encoding = headers.get("content-encoding")?.trim().toLowerCase();
+  if (encoding && encoding !== "identity") return false;
+  const length = headers.get("content-length");
+  return length !== null && Number(length) <= SHORT_BODY_BYTES;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Checks the address's throttle and the Bearer key; answers the key's tenant. `lookingUp` runs
+ * once the address has passed its throttle, just before the key is looked up.
+ */
+async function authenticate(
+  request: Request,
+  address: string,
+  lookingUp: () => void,
+): Promise<string> {
   const authorization = request.headers.get("authorization");
   if (authThrottle.retryAfterSeconds(address) > 0) {
     const key = bearerTokenOf(authorization);
@@ -75,6 +99,7 @@ async function authenticate(request: Request, address: string): Promise<string> 
     authThrottle.failed(address);
     throw error;
   }
+  lookingUp();
   const tenant = await authenticateApiKey(key);
   if (!tenant) {
     authThrottle.failed(address);
@@ -101,10 +126,17 @@ export async function serveKeyedIngest(
   tenantSlots ??= new TenantSlots(env().ROUTELENS_INGEST_TENANT_SLOTS);
   const budget = parseBudget;
   const slots = tenantSlots;
+  const gate = shortFirst();
   // Set by the handler's calls below; given back however the request ends.
-  const held: { lease: ParseLease | null; releaseSlot: (() => void) | null } = {
-    lease: null,
-    releaseSlot: null,
+  const held: {
+    lease: ParseLease | null;
+    releaseSlot: (() => void) | null;
+    /** Set while the request is served as a short one. */
+    endShort: (() => void) | null;
+  } = { lease: null, releaseSlot: null, endShort: null };
+  const endShort = () => {
+    held.endShort?.();
+    held.endShort = null;
   };
   const releaseSlot = () => {
     held.releaseSlot?.();
@@ -112,21 +144,35 @@ export async function serveKeyedIngest(
   };
   let tenant: string | null = null;
   try {
-    const admitted = await authenticate(request, address);
+    // A short request is served ahead of bulk work from its key lookup on (a throttled
+    // address's held refusals are not served at all); a wrong key ends it below.
+    const admitted = await authenticate(request, address, () => {
+      if (declaredShort(request.headers)) held.endShort = gate.enter();
+    });
     tenant = admitted;
     return await handle({
       tenant: admitted,
-      readBody: () => {
+      readBody: async () => {
         // The key is known before the body is read, so its bytes count against its tenant's share.
         held.lease ??= budget.lease(admitted);
-        return readBodyBytes(request, held.lease);
+        const body = await readBodyBytes(request, held.lease);
+        if (body.length > SHORT_BODY_BYTES) endShort();
+        else held.endShort ??= gate.enter();
+        return body;
       },
       acquireSlot: async () => {
+        // Waiting in the tenant's line is waiting for the tenant's own batch ahead, which would
+        // be waiting for this request if it still counted as short.
+        const waits = held.endShort !== null && slots.activeFor(admitted) >= slots.perTenant;
+        if (waits) endShort();
         held.releaseSlot = await slots.acquire(admitted);
+        if (waits) held.endShort = gate.enter();
       },
       releaseSlot,
+      yieldTurn: () => (held.endShort ? nextTurn() : gate.turn()),
     });
   } catch (error) {
+    endShort();
     if (error instanceof RequestRejected) {
       const retryAfterSeconds = error.retryAfterSeconds;
       if (tenant && error.status === 503 && retryAfterSeconds === PARSE_BUSY_RETRY_SECONDS) {
@@ -151,6 +197,7 @@ export async function serveKeyedIngest(
       retryAfterSeconds: null,
     });
   } finally {
+    endShort();
     releaseSlot();
     held.lease?.release();
   }

@@ -6,7 +6,7 @@ import type { IngestSuccess } from "@/lib/schemas/ingest";
 import { serveKeyedIngest } from "./admission";
 import { checkEvent, type EventError, refusedEvent, toDecisionRow, toOutcomeRow } from "./events";
 import { ingestResponseBody } from "./report";
-import { checkContentType, parseEnvelope } from "./request";
+import { checkContentType, parseEnvelope, SLICED_PARSE_ABOVE_CHARS } from "./request";
 import { type StoreInput, storeEvents } from "./store";
 
 /**
@@ -28,20 +28,21 @@ export function handleIngest(request: Request): Promise<Response> {
         { error: message },
         retryAfterSeconds === null ? {} : { "Retry-After": String(retryAfterSeconds) },
       ),
-    async ({ tenant, readBody, acquireSlot, releaseSlot }) => {
+    async ({ tenant, readBody, acquireSlot, releaseSlot, yieldTurn }) => {
       checkContentType(request.headers.get("content-type"));
       const text = (await readBody()).toString("utf8");
       await acquireSlot();
-      const batch = await parseEnvelope(text);
+      const batch = await parseEnvelope(text, SLICED_PARSE_ABOVE_CHARS, yieldTurn);
 
       const errors: EventError[] = [];
       const accepted: { index: number; item: StoreInput }[] = [];
       let sliceStart = performance.now();
       for (let index = 0; index < batch.length; index++) {
         // Between slices of a large batch, let the event loop serve other requests (their
-        // database replies, health checks), so none waits behind this whole batch.
+        // database replies, health checks), so none waits behind this whole batch; a long
+        // batch lets short requests finish first (`ShortFirst`).
         if (performance.now() - sliceStart >= SLICE_MS) {
-          await new Promise(setImmediate);
+          await yieldTurn();
           sliceStart = performance.now();
         }
         const checked = checkEvent(batch[index], index, tenant);

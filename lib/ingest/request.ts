@@ -425,8 +425,9 @@ export async function parseJsonInSlices(
   text: string,
   sliceChars: number = PARSE_SLICE_CHARS,
   scan: BatchScan = scanBatch(text, Number.MAX_SAFE_INTEGER, true),
+  turn: () => Promise<void> = nextTurn,
 ): Promise<unknown> {
-  const sliced = await parseBatchSlices(text, sliceChars, scan);
+  const sliced = await parseBatchSlices(text, sliceChars, scan, turn);
   return sliced ? sliced.value : JSON.parse(text);
 }
 
@@ -434,6 +435,7 @@ async function parseBatchSlices(
   text: string,
   sliceChars: number,
   scan: BatchScan,
+  turn: () => Promise<void>,
 ): Promise<{ value: unknown } | null> {
   const span = scan.arrays[0];
   if (!scan.complete || scan.arrays.length !== 1 || !span || span.close < 0) return null;
@@ -461,7 +463,7 @@ async function parseBatchSlices(
     for (const item of run.value) items.push(item);
     fromAt = toAt;
     to += 1;
-    if (to < cuts.length) await nextTurn();
+    if (to < cuts.length) await turn();
   }
   holder.batch = items;
   return { value: holder };
@@ -481,11 +483,12 @@ const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
 /**
  * Parses `{"batch": [...]}`; the events themselves are validated one by one later. A body
  * whose `batch` array is longer than `slicedAboveChars` is parsed in slices
- * (`parseJsonInSlices`), with the same result and errors.
+ * (`parseJsonInSlices`), with the same result and errors, waiting for `turn` between slices.
  */
 export async function parseEnvelope(
   text: string,
   slicedAboveChars: number = SLICED_PARSE_ABOVE_CHARS,
+  turn: () => Promise<void> = nextTurn,
 ): Promise<unknown[]> {
   const scan = scanBatch(text, LIMITS.eventsPerBatch, text.length > slicedAboveChars);
   if (scan.largest > LIMITS.eventsPerBatch) {
@@ -496,7 +499,7 @@ export async function parseEnvelope(
   const sliced = batchChars > slicedAboveChars;
   let json: unknown;
   try {
-    json = sliced ? await parseJsonInSlices(text, PARSE_SLICE_CHARS, scan) : JSON.parse(text);
+    json = sliced ? await parseJsonInSlices(text, PARSE_SLICE_CHARS, scan, turn) : JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : "unreadable";
     throw new RequestRejected(400, `Body is not valid JSON: ${reason}.`);
