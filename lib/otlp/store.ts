@@ -232,15 +232,42 @@ async function resolveToolRunRuns(
   ];
   if (missing.length > 0) {
     const { rows } = await client.query<{ trace_id: string; run_id: string }>(
-      `SELECT DISTINCT ON (trace_id) trace_id, run_id FROM otel_spans
-        WHERE tenant_id = $1 AND trace_id = ANY($2::text[]) AND kind = 'llm_call'
-        ORDER BY trace_id, start_ns, span_id`,
+      // Per-trace LATERAL probes of the primary key, as in STORED_SPANS_SQL.
+      `SELECT t.trace_id, first.run_id
+         FROM unnest($2::text[]) AS t(trace_id),
+              LATERAL (SELECT o.run_id FROM otel_spans o
+                        WHERE o.tenant_id = $1 AND o.trace_id = t.trace_id AND o.kind = 'llm_call'
+                        ORDER BY o.start_ns, o.span_id LIMIT 1) AS first`,
       [tenant, missing],
     );
     for (const row of rows) byTrace.set(row.trace_id, row.run_id);
   }
   return byTrace;
 }
+
+/**
+ * The spans of an export already stored: $1 tenant, $2 trace ids, $3 span ids. Per-key LATERAL
+ * probes of the primary key, whatever the statistics say: a young or fast-growing otel_spans
+ * looks small to the planner, which otherwise hashes every span of the tenant for each export.
+ */
+export const STORED_SPANS_SQL = `SELECT k.trace_id, k.span_id
+   FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id),
+        LATERAL (SELECT 1 FROM otel_spans o
+                  WHERE o.tenant_id = $1 AND o.trace_id = k.trace_id AND o.span_id = k.span_id
+                  LIMIT 1) AS found`;
+
+/**
+ * Every stored LLM-call span of the runs $2 of tenant $1, ranked within its run. Per-run
+ * LATERAL probes of (tenant_id, run_id, start_ns), for the reason above: with `run_id = ANY(…)`
+ * such a planner filters all the tenant's spans instead.
+ */
+export const RANK_RUNS_SQL = `SELECT s.run_id, s.trace_id, s.span_id, s.start_ns::text,
+        (row_number() OVER (PARTITION BY s.run_id ORDER BY s.start_ns, s.span_id, s.trace_id) - 1)::int
+          AS iteration
+   FROM unnest($2::text[]) AS r(run_id),
+        LATERAL (SELECT o.run_id, o.trace_id, o.span_id, o.start_ns FROM otel_spans o
+                  WHERE o.tenant_id = $1 AND o.run_id = r.run_id AND o.kind = 'llm_call'
+                 OFFSET 0) AS s`;
 
 /**
  * Inserts the spans not stored yet; answers their keys. The trace locks make the look-up exact
@@ -253,12 +280,11 @@ async function insertSpans(
   spans: Mapped[],
   runsByTrace: Map<string, string>,
 ): Promise<Set<string>> {
-  const { rows } = await client.query<{ trace_id: string; span_id: string }>(
-    `SELECT o.trace_id, o.span_id
-       FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id)
-       JOIN otel_spans o ON o.tenant_id = $1 AND o.trace_id = k.trace_id AND o.span_id = k.span_id`,
-    [tenant, spans.map((s) => s.traceId), spans.map((s) => s.spanId)],
-  );
+  const { rows } = await client.query<{ trace_id: string; span_id: string }>(STORED_SPANS_SQL, [
+    tenant,
+    spans.map((s) => s.traceId),
+    spans.map((s) => s.spanId),
+  ]);
   const stored = new Set(rows.map((row) => `${row.trace_id}:${row.span_id}`));
   const fresh = spans.filter((s) => !stored.has(spanKey(s)));
   if (fresh.length === 0) return new Set();
@@ -344,18 +370,13 @@ async function rankRuns(
   calls: MappedLlmCall[],
 ): Promise<Map<string, number>> {
   const runs = [...new Set(calls.map((c) => c.runId))].sort();
-  const ranked = `SELECT run_id, trace_id, span_id, start_ns::text,
-            (row_number() OVER (PARTITION BY run_id ORDER BY start_ns, span_id, trace_id) - 1)::int
-              AS iteration
-       FROM otel_spans
-      WHERE tenant_id = $1 AND run_id = ANY($2::text[]) AND kind = 'llm_call'`;
   const { rows } = await client.query<{
     run_id: string;
     trace_id: string;
     span_id: string;
     start_ns: string;
     iteration: number;
-  }>(ranked, [tenant, runs]);
+  }>(RANK_RUNS_SQL, [tenant, runs]);
   const ranks = new Map<string, number>();
   for (const row of rows) ranks.set(`${row.trace_id}:${row.span_id}`, row.iteration);
 
