@@ -7,6 +7,7 @@
 import { z } from "zod";
 import {
   direction,
+  MAX_PAGE,
   optionalText,
   param,
   RANGE_PRESETS,
@@ -20,9 +21,13 @@ import { LIMITS } from "@/lib/schemas/events";
 export const BACKTEST_ID_MAX = 100;
 export const backtestIdParam = param(text(BACKTEST_ID_MAX).min(1, "must not be empty"));
 
-/** `/backtests`: the backtests of the viewer's tenants, optionally of one tenant. */
+/** Backtests per page of `/backtests`. */
+export const BACKTESTS_PAGE_SIZE = 50;
+
+/** `/backtests`: the backtests of the viewer's tenants, optionally of one tenant, a page at a time. */
 export const backtestsSearchSchema = z.object({
   tenant: tenantParam,
+  page: param(z.coerce.number().int().min(1).max(MAX_PAGE)).default(1),
 });
 export type BacktestsSearch = z.infer<typeof backtestsSearchSchema>;
 

@@ -344,6 +344,46 @@ describe("cancelling a backtest", () => {
   });
 });
 
+describe("the backtests list", () => {
+  it("pages through a tenant's backtests, 50 newest first, with a pager", async () => {
+    const tenantC = `bt-pages-c-${run}`;
+    try {
+      await createApiKey(tenantC);
+      const ids: string[] = [];
+      for (let i = 0; i < 53; i++) {
+        const id = randomUUID();
+        ids.push(id);
+        await insertBacktest(id, tenantC, "done", null);
+        await db.query(
+          "UPDATE backtests SET created_at = now() - make_interval(mins => $2) WHERE id = $1",
+          [id, i],
+        );
+      }
+      const reader = await signedInUser(baseUrl, databaseUrl, { roles: { [tenantC]: "viewer" } });
+      const listed = async (path: string) => {
+        const response = await reader.fetch(path);
+        expect(response.status).toBe(200);
+        const html = (await response.text()).replace(/<!-- -->/g, "");
+        return { html, ids: ids.filter((id) => html.includes(`/backtests/${id}`)) };
+      };
+      const first = await listed("/backtests");
+      expect(first.html).toContain("1–50 of 53 backtests");
+      expect(first.ids).toEqual(ids.slice(0, 50));
+      expect(first.html).toContain('href="/backtests?page=2"');
+      const second = await listed("/backtests?page=2");
+      expect(second.html).toContain("51–53 of 53 backtests");
+      expect(second.ids).toEqual(ids.slice(50));
+      // A page past the end shows the last one; the tenant filter keeps its own count.
+      expect((await listed("/backtests?page=9")).ids).toEqual(ids.slice(50));
+      expect((await listed(`/backtests?tenant=${tenantC}`)).html).toContain(
+        `href="/backtests?tenant=${tenantC}&amp;page=2"`,
+      );
+    } finally {
+      await deleteTenantRows(db, tenantC);
+    }
+  });
+});
+
 describe("a finished backtest's page", () => {
   it("shows the verdict, the comparison, the per-tool table and what could not be replayed", async () => {
     const response = await httpViewerA.fetch(`/backtests/${doneA}`);

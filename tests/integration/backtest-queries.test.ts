@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ALL_TENANTS, tenantsScope } from "@/lib/auth/scope";
 import type { BacktestInput } from "@/lib/backtest/types";
 import {
+  countBacktests,
   createBacktest,
   getBacktest,
   listBacktests,
@@ -100,6 +101,18 @@ describe("backtest storage", () => {
     const both = await listBacktests(ALL_TENANTS, { tenantId: TENANT_B });
     expect(both.map((b) => b.id)).toEqual([second, first]);
     expect(await listBacktests(tenantsScope([TENANT_A]), { tenantId: TENANT_B })).toEqual([]);
+    // A page at a time, counted in the same scope.
+    expect(
+      (await listBacktests(ALL_TENANTS, { tenantId: TENANT_B, limit: 1 })).map((b) => b.id),
+    ).toEqual([second]);
+    expect(
+      (await listBacktests(ALL_TENANTS, { tenantId: TENANT_B, limit: 1, offset: 1 })).map(
+        (b) => b.id,
+      ),
+    ).toEqual([first]);
+    expect(await countBacktests(tenantsScope([TENANT_B]), null)).toBe(2);
+    expect(await countBacktests(ALL_TENANTS, TENANT_B)).toBe(2);
+    expect(await countBacktests(tenantsScope([TENANT_A]), TENANT_B)).toBe(0);
   });
 
   it("cancels a queued backtest at once and asks a running one to stop", async () => {

@@ -135,6 +135,18 @@ export interface ListBacktestsOptions {
   tenantId?: string | null | undefined;
   /** Most rows returned, newest first. Default 50. */
   limit?: number;
+  /** Rows skipped first (a later page). Default 0. */
+  offset?: number;
+}
+
+function listConditions(
+  params: SqlParams,
+  scope: TenantScope,
+  tenantId: string | null | undefined,
+): string[] {
+  const conditions = scopeConditions(params, scope, "b.");
+  if (tenantId) conditions.push(`b.tenant_id = ${params.add(tenantId)}`);
+  return conditions;
 }
 
 /** The backtests of the scope's tenants, newest first, without configs or results. */
@@ -143,18 +155,32 @@ export async function listBacktests(
   options: ListBacktestsOptions = {},
 ): Promise<BacktestSummary[]> {
   const params = new SqlParams();
-  const conditions = scopeConditions(params, scope, "b.");
-  if (options.tenantId) conditions.push(`b.tenant_id = ${params.add(options.tenantId)}`);
+  const conditions = listConditions(params, scope, options.tenantId);
   const limit = Math.max(1, Math.min(options.limit ?? 50, 500));
+  const offset = Math.max(0, Math.floor(options.offset ?? 0));
   const { rows } = await getPool().query<SummaryRow>(
     `SELECT ${SUMMARY_COLUMNS}
        FROM backtests b LEFT JOIN users u ON u.id = b.created_by
        ${whereClause(conditions)}
       ORDER BY b.created_at DESC, b.id DESC
-      LIMIT ${params.add(limit)}`,
+      LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`,
     params.values,
   );
   return rows.map(toSummary);
+}
+
+/** How many backtests `listBacktests` pages through for the same scope and tenant. */
+export async function countBacktests(
+  scope: TenantScope,
+  tenantId: string | null | undefined,
+): Promise<number> {
+  const params = new SqlParams();
+  const conditions = listConditions(params, scope, tenantId);
+  const { rows } = await getPool().query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM backtests b ${whereClause(conditions)}`,
+    params.values,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /**

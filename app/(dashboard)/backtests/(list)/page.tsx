@@ -2,20 +2,19 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { BacktestsTable } from "@/components/backtests/backtests-table";
 import { PageHeader } from "@/components/ui/page-header";
+import { Pager } from "@/components/ui/pager";
 import { maintainedTenants, requireViewer, scopeForTenant } from "@/lib/auth/access";
 import { prepareBacktestRows } from "@/lib/backtest/result-view";
-import { backtestHref, newBacktestHref } from "@/lib/backtest/url";
+import { backtestHref, backtestsView, newBacktestHref } from "@/lib/backtest/url";
+import { describePage } from "@/lib/dashboard/pagination";
 import { listCandidateSums } from "@/lib/db/queries/backtest-verdicts";
-import { listBacktests } from "@/lib/db/queries/backtests";
-import { backtestsSearchSchema } from "@/lib/schemas/backtest-pages";
+import { countBacktests, listBacktests } from "@/lib/db/queries/backtests";
+import { BACKTESTS_PAGE_SIZE, backtestsSearchSchema } from "@/lib/schemas/backtest-pages";
 import { parseSearchParams, type RawSearchParams } from "@/lib/schemas/dashboard";
 
 export const metadata: Metadata = { title: "Backtests" };
 
-/** Backtests listed, newest first. */
-const BACKTESTS_LISTED = 50;
-
-/** The backtests of the viewer's tenants (SPEC §10), newest first. */
+/** The backtests of the viewer's tenants (SPEC §10), newest first, a page at a time. */
 export default async function BacktestsPage({
   searchParams,
 }: {
@@ -24,14 +23,19 @@ export default async function BacktestsPage({
   const search = parseSearchParams(backtestsSearchSchema, await searchParams);
   const viewer = await requireViewer();
   const scope = scopeForTenant(viewer, search.tenant);
+  const total = await countBacktests(scope, search.tenant);
+  // A page past the end shows the last one.
+  const info = describePage(search.page, BACKTESTS_PAGE_SIZE, total);
   const backtests = await listBacktests(scope, {
     tenantId: search.tenant,
-    limit: BACKTESTS_LISTED,
+    limit: BACKTESTS_PAGE_SIZE,
+    offset: info.offset,
   });
   const sums = await listCandidateSums(
     scope,
     backtests.filter((backtest) => backtest.state === "done").map((backtest) => backtest.id),
   );
+  const hrefFor = (page: number) => backtestsView.href(search, { page });
   const maintained = maintainedTenants(viewer);
   const canStart = maintained === null || maintained.length > 0;
   return (
@@ -62,10 +66,15 @@ export default async function BacktestsPage({
           <Link href="/backtests">backtests of every tenant you read</Link>
         </p>
       ) : null}
-      <BacktestsTable rows={prepareBacktestRows(backtests, sums, (id) => backtestHref(id))} />
-      {backtests.length >= BACKTESTS_LISTED ? (
-        <p className="small muted">The {BACKTESTS_LISTED} newest backtests are listed.</p>
-      ) : null}
+      <section className="panel" aria-label="Backtests">
+        <div className="section-head">
+          <Pager info={info} hrefFor={hrefFor} noun="backtests" label="Backtest pages" />
+        </div>
+        <BacktestsTable rows={prepareBacktestRows(backtests, sums, (id) => backtestHref(id))} />
+        {info.pageCount > 1 ? (
+          <Pager info={info} hrefFor={hrefFor} noun="backtests" label="Backtest pages, bottom" />
+        ) : null}
+      </section>
     </>
   );
 }
