@@ -13,7 +13,7 @@ import path from "node:path";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
 import { decodeTraceExport } from "@/lib/otlp/decode";
-import { RANK_RUNS_SQL, STORED_SPANS_SQL } from "@/lib/otlp/store";
+import { ADOPT_TOOL_RUNS_SQL, RANK_RUNS_SQL, STORED_SPANS_SQL } from "@/lib/otlp/store";
 import { benchExports } from "./lib/bench-otlp-spans";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
@@ -57,10 +57,11 @@ function postgresCpuSeconds(): number {
 }
 
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of the store's reads of otel_spans, with the keys of the last
- * export stored: the look-up of stored spans and the ranking of the runs' LLM calls.
+ * EXPLAIN (ANALYZE, BUFFERS) of the store's statements on otel_spans, with the keys of the last
+ * export stored: the look-up of stored spans, the ranking of the runs' LLM calls and the
+ * adoption of tool runs.
  */
-async function explainReads(client: pg.Client): Promise<void> {
+async function explainStatements(client: pg.Client): Promise<void> {
   const { rows: keys } = await client.query<{ trace_id: string; span_id: string }>(
     "SELECT trace_id, span_id FROM otel_spans ORDER BY received_at DESC, trace_id, span_id LIMIT 1000",
   );
@@ -85,6 +86,15 @@ async function explainReads(client: pg.Client): Promise<void> {
     "bench",
     runs.map((r) => r.run_id).sort(),
   ]);
+  // An UPDATE: explained with ANALYZE inside a transaction that is rolled back.
+  const traces = [...new Set(keys.map((k) => k.trace_id))];
+  await client.query("BEGIN");
+  await explain(
+    `adoption of tool runs by the runs of ${traces.length} traces (rolled back)`,
+    ADOPT_TOOL_RUNS_SQL,
+    ["bench", traces, traces.map((t) => `session-${t}`)],
+  );
+  await client.query("ROLLBACK");
 }
 
 async function main() {
@@ -184,7 +194,7 @@ async function main() {
       );
     }
     console.log(`  load average: ${loadAtStart} at start, ${load()} after`);
-    await explainReads(admin);
+    await explainStatements(admin);
     await getPool().end();
   } finally {
     await admin.end();

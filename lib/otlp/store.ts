@@ -337,6 +337,23 @@ function spansCopyText(
   return text;
 }
 
+/**
+ * Moves the tool runs of tenant $1 stored under their trace id to the run $3 of their trace $2.
+ * The rows are found by per-trace LATERAL probes (as in STORED_SPANS_SQL) and updated by their
+ * ctid alone (a TID scan; a condition on the tenant would let the planner scan all its spans
+ * again): a join on the trace ids could read every span of the tenant, and this runs for every
+ * export of runs with a conversation or session id. The trace locks keep the rows found.
+ */
+export const ADOPT_TOOL_RUNS_SQL = `UPDATE otel_spans s SET run_id = u.run_id
+   FROM unnest($2::text[], $3::text[]) AS u(trace_id, run_id)
+  WHERE s.ctid = ANY(ARRAY(
+          SELECT o.ctid FROM unnest($2::text[]) AS t(trace_id),
+                 LATERAL (SELECT o.ctid FROM otel_spans o
+                           WHERE o.tenant_id = $1 AND o.trace_id = t.trace_id
+                             AND o.kind = 'tool_run' AND o.run_id = o.trace_id
+                          OFFSET 0) AS o))
+    AND s.trace_id = u.trace_id`;
+
 /** Tool runs stored before their trace's first LLM call, under the trace id: now under its run. */
 async function adoptToolRuns(
   client: pg.PoolClient,
@@ -350,13 +367,7 @@ async function adoptToolRuns(
     }
   }
   if (byTrace.size === 0) return;
-  await client.query(
-    `UPDATE otel_spans s SET run_id = u.run_id
-       FROM unnest($2::text[], $3::text[]) AS u(trace_id, run_id)
-      WHERE s.tenant_id = $1 AND s.trace_id = u.trace_id AND s.kind = 'tool_run'
-        AND s.run_id = s.trace_id`,
-    [tenant, [...byTrace.keys()], [...byTrace.values()]],
-  );
+  await client.query(ADOPT_TOOL_RUNS_SQL, [tenant, [...byTrace.keys()], [...byTrace.values()]]);
 }
 
 /**

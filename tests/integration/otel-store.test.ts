@@ -378,6 +378,28 @@ describe("storeSpans", () => {
     expect(await rollupDifferences(db, t)).toEqual([]);
   });
 
+  it("moves tool runs stored before their trace's first LLM call to the call's session run", async () => {
+    const [early, whole] = [tenant("adopt-early"), tenant("adopt-whole")];
+    const adopted = traceId("adopted-trace");
+    const { calls, rest } = threeCallRun(adopted, "session-2");
+    expect((await storeSpans(early, rest)).rejectedSpans).toBe(0);
+    const before = (await snapshot(early)).spans as { run_id: string; kind: string }[];
+    expect(before.filter((s) => s.kind === "tool_run").map((s) => s.run_id)).toEqual([
+      adopted,
+      adopted,
+    ]);
+    expect((await storeSpans(early, calls)).rejectedSpans).toBe(0);
+    expect((await storeSpans(whole, [...calls, ...rest])).rejectedSpans).toBe(0);
+
+    const snap = await snapshot(early);
+    expect(
+      (snap.spans as { run_id: string; kind: string }[])
+        .filter((s) => s.kind === "tool_run")
+        .map((s) => s.run_id),
+    ).toEqual(["session-2", "session-2"]);
+    expect(withoutTenant(snap)).toEqual(withoutTenant(await snapshot(whole)));
+  });
+
   it("keeps two tenants with the same trace id apart", async () => {
     const [a, b] = [tenant("twin-a"), tenant("twin-b")];
     const shared = traceId("shared-trace");
