@@ -7,16 +7,15 @@
  * buffers and WAL over the timed exports are printed per export, costliest first, with the
  * CPU seconds of PostgreSQL's processes. Nothing is asserted.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
-import { decodeTraceExport } from "@/lib/otlp/decode";
 import { ADOPT_TOOL_RUNS_SQL, RANK_RUNS_SQL, STORED_SPANS_SQL } from "@/lib/otlp/store";
-import { benchExports } from "./lib/bench-otlp-spans";
+import { decodedBenchExports } from "./lib/bench-otlp-spans";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { cpuSeconds, isPostgresOf, postmasterOf } from "./lib/process-cpu";
 
 const PER_EXPORT = 500;
 const WARMUP_EXPORTS = 6;
@@ -27,33 +26,10 @@ const load = () =>
     .map((value) => value.toFixed(2))
     .join(" ");
 
-/** CPU seconds (user + system) of the postmaster of DATA_DIR and its children. */
+/** CPU seconds (user + system) of the postmaster of DATA_DIR and its children; NaN when absent. */
 function postgresCpuSeconds(): number {
-  const dataDir = path.resolve(DATA_DIR);
-  const procs: { pid: number; ppid: number; ticks: number; cmdline: string }[] = [];
-  for (const entry of readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      procs.push({
-        pid,
-        ppid: Number(fields[1]),
-        ticks: Number(fields[11]) + Number(fields[12]),
-        cmdline,
-      });
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const postmaster = procs.find((p) => p.cmdline.includes(`-D ${dataDir}`))?.pid;
-  if (postmaster === undefined) return Number.NaN;
-  return (
-    procs
-      .filter((p) => p.pid === postmaster || p.ppid === postmaster)
-      .reduce((sum, p) => sum + p.ticks, 0) / 100
-  );
+  const postmaster = postmasterOf(path.resolve(DATA_DIR));
+  return postmaster === null ? Number.NaN : cpuSeconds(isPostgresOf(postmaster));
 }
 
 /**
@@ -129,15 +105,7 @@ async function main() {
   const { getPool } = await import("@/lib/db/client");
 
   try {
-    const start = new Date(Date.now() - 3_600_000);
-    const built = benchExports(
-      (exportCount + WARMUP_EXPORTS) * PER_EXPORT,
-      PER_EXPORT,
-      7,
-      start,
-      "bench-store",
-    );
-    const exports = built.bodies.map((body) => decodeTraceExport(body, "protobuf"));
+    const exports = decodedBenchExports(exportCount + WARMUP_EXPORTS, PER_EXPORT);
     let cpuAtStart = 0;
     let wallAtStart = 0;
     const loadAtStart = load();

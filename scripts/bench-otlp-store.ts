@@ -12,10 +12,9 @@
 import { loadavg } from "node:os";
 import path from "node:path";
 import { migrate } from "@/lib/db/migrate";
-import { decodeTraceExport } from "@/lib/otlp/decode";
 import type { OtlpSpan, SpanStoreResult } from "@/lib/otlp/types";
 import { percentile } from "./lib/bench-args";
-import { benchExports } from "./lib/bench-otlp-spans";
+import { decodedBenchExports } from "./lib/bench-otlp-spans";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 
@@ -70,15 +69,7 @@ async function main() {
   }
 
   try {
-    const start = new Date(Date.now() - 3_600_000);
-    const built = benchExports(
-      (exportCount + WARMUP_EXPORTS) * PER_EXPORT,
-      PER_EXPORT,
-      7,
-      start,
-      "bench-store",
-    );
-    const exports = built.bodies.map((body) => decodeTraceExport(body, "protobuf"));
+    const exports = decodedBenchExports(exportCount + WARMUP_EXPORTS, PER_EXPORT);
     log(
       `${exports.length} exports of ${PER_EXPORT} LLM-call spans decoded; ${WARMUP_EXPORTS} warm-up, then ${exportCount} timed per variant, ${concurrency} in flight, alternating; load ${load()}`,
     );

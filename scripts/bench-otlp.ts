@@ -10,7 +10,6 @@
  *
  *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>]
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -19,6 +18,7 @@ import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile, runLoadProcess, type SendResult } from "./lib/bench-args";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { cpuSeconds, isPostgresOf, type ProcessInfo, postmasterOf } from "./lib/process-cpu";
 import { seedApiKey } from "./lib/seed-key";
 
 const WARMUP_CALLS = 5_000;
@@ -29,43 +29,6 @@ interface LoadResult {
   llmCalls: number;
   spans: number;
   exportBytes: number;
-}
-
-interface ProcessInfo {
-  pid: number;
-  ppid: number;
-  cmdline: string;
-}
-
-/** CPU seconds (user + system) used so far by the processes that match. */
-function cpuSeconds(match: (process: ProcessInfo) => boolean): number {
-  let ticks = 0;
-  for (const entry of readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      if (!match({ pid, ppid: Number(fields[1]), cmdline })) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks / 100;
-}
-
-/**
- * The pid of the PostgreSQL postmaster of `dataDir`: its backends are its children. Other
- * PostgreSQL servers on the machine (test databases of other checkouts) are not counted.
- */
-function postmasterOf(dataDir: string): number | null {
-  let found: number | null = null;
-  cpuSeconds(({ pid, cmdline }) => {
-    if (cmdline.includes(`-D ${dataDir}`)) found = pid;
-    return false;
-  });
-  return found;
 }
 
 const load = () =>
@@ -118,7 +81,7 @@ async function main() {
     const isServer = ({ pid }: ProcessInfo) => pid === serverPid;
     const postmaster = postmasterOf(path.resolve(".data/bench-pg"));
     if (postmaster === null) log("the PostgreSQL postmaster was not found: its CPU is not counted");
-    const isPostgres = ({ pid, ppid }: ProcessInfo) => pid === postmaster || ppid === postmaster;
+    const isPostgres = isPostgresOf(postmaster);
     let cpuBefore = { server: 0, postgres: 0 };
     let loadAtStart = "";
     const result = await runLoadProcess<LoadResult>(

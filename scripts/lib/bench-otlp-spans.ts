@@ -14,6 +14,8 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
+import { decodeTraceExport } from "@/lib/otlp/decode";
+import type { OtlpSpan } from "@/lib/otlp/types";
 import type { TelemetryEvent } from "@/lib/schemas/events";
 import { mulberry32 } from "./bench-events";
 
@@ -185,4 +187,15 @@ export function benchExports(
   }
   flush();
   return { bodies, v1Batches, llmCalls: runs * CALLS_PER_RUN, spans };
+}
+
+/**
+ * `exports` protobuf exports of `perExport` LLM calls each (tenant-free spans, calls from an
+ * hour ago on), decoded as the endpoint decodes them: what the in-process store benchmarks
+ * hand to `storeSpans`.
+ */
+export function decodedBenchExports(exports: number, perExport: number): OtlpSpan[][] {
+  const start = new Date(Date.now() - 3_600_000);
+  const built = benchExports(exports * perExport, perExport, 7, start, "bench-store");
+  return built.bodies.map((body) => decodeTraceExport(body, "protobuf"));
 }

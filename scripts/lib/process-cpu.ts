@@ -1,0 +1,48 @@
+/**
+ * CPU time of processes on this machine, read from /proc, for the benchmarks that report what
+ * the server and PostgreSQL spent (Linux only).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  cmdline: string;
+}
+
+/** CPU seconds (user + system) used so far by the processes that match. */
+export function cpuSeconds(match: (process: ProcessInfo) => boolean): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      if (!match({ pid, ppid: Number(fields[1]), cmdline })) continue;
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
+/**
+ * The pid of the PostgreSQL postmaster of `dataDir` (an absolute path): its backends are its
+ * children. Other PostgreSQL servers on the machine (test databases of other checkouts) are
+ * not counted.
+ */
+export function postmasterOf(dataDir: string): number | null {
+  let found: number | null = null;
+  cpuSeconds(({ pid, cmdline }) => {
+    if (cmdline.includes(`-D ${dataDir}`)) found = pid;
+    return false;
+  });
+  return found;
+}
+
+/** Matches a postmaster and its backends. */
+export function isPostgresOf(postmaster: number | null): (process: ProcessInfo) => boolean {
+  return ({ pid, ppid }) => postmaster !== null && (pid === postmaster || ppid === postmaster);
+}
