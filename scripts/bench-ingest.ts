@@ -13,7 +13,7 @@
  * --with-outcomes sends each decision's tool_call_outcome too, 250 events after it, so the
  * run also measures joining outcomes to decisions.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { finished } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -26,28 +26,11 @@ import { percentile, runLoadProcess, type SendResult } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { cpuSeconds, isPostgresOf, type ProcessInfo, postmasterOf } from "./lib/process-cpu";
 import { seedApiKey } from "./lib/seed-key";
 
 const BATCH = 500;
 const WARMUP = 10_000;
-
-/** CPU seconds (user + system) used so far by the processes whose command line matches. */
-function cpuSeconds(match: (pid: number, cmdline: string) => boolean): number {
-  let ticks = 0;
-  for (const entry of readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
-      if (!match(pid, cmdline)) continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks / 100;
-}
 
 /**
  * The floor: the same rows, in the form ingest stores them, written with COPY — the fastest
@@ -118,10 +101,11 @@ async function main() {
       peakRss = Math.max(peakRss, app.rssBytes() ?? 0);
     }, 50);
     const serverPid = app.child.pid;
-    const isServer = (pid: number) => pid === serverPid;
-    // Every PostgreSQL process: the postmaster of .data/bench-pg and its backends.
-    const isPostgres = (_: number, cmdline: string) =>
-      cmdline.includes("bench-pg") || cmdline.startsWith("postgres: ");
+    const isServer = ({ pid }: ProcessInfo) => pid === serverPid;
+    // The postmaster of .data/bench-pg and its backends (not other checkouts' databases).
+    const postmaster = postmasterOf(path.resolve(".data/bench-pg"));
+    if (postmaster === null) log("the PostgreSQL postmaster was not found: its CPU is not counted");
+    const isPostgres = isPostgresOf(postmaster);
     let cpuBefore = { server: 0, postgres: 0 };
     const http = await runLoadProcess<SendResult & { events: number }>(
       "bench-ingest-client",
