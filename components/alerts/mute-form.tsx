@@ -1,8 +1,9 @@
 "use client";
 
 import { useActionState, useState, useTransition } from "react";
-import { localInputToIso, MUTE_PRESETS, muteUntilFor } from "@/lib/alerts/mute-presets";
+import { MUTE_PRESETS, muteUntilFor } from "@/lib/alerts/mute-presets";
 import type { FormState } from "@/lib/auth/form-state";
+import { localInputToIso } from "@/lib/dashboard/local-time-input";
 import { LocalTime } from "../ui/local-time";
 
 type FormAction = (previous: FormState, form: FormData) => Promise<FormState>;

@@ -10,12 +10,12 @@ import Link from "next/link";
 import { useActionState, useEffect, useId, useState, useTransition } from "react";
 import { describedBy, FieldError, FormError } from "@/components/auth/field-error";
 import { METRICS } from "@/lib/alerts/metrics";
-import { isoToLocalInput, localInputToIso } from "@/lib/alerts/mute-presets";
 import type { RuleFormValues } from "@/lib/alerts/rule-form-values";
 import { type RulePreview, toRulePreview } from "@/lib/alerts/rule-preview";
 import { isAlertMetric } from "@/lib/alerts/rule-view";
 import { createAlertRule, previewAlertRule, updateAlertRule } from "@/lib/auth/alert-actions";
 import type { AlertFormState } from "@/lib/auth/alert-management";
+import { isoToLocalInput, localInputToIso } from "@/lib/dashboard/local-time-input";
 import {
   ALERT_COMPARISONS,
   ALERT_METRICS,

@@ -8,7 +8,6 @@
  */
 import { useActionState, useEffect, useState } from "react";
 import { describedBy, FieldError, FormError } from "@/components/auth/field-error";
-import { isoToLocalInput, localInputToIso } from "@/lib/alerts/mute-presets";
 import { startBacktest } from "@/lib/auth/backtest-actions";
 import type { BacktestFormState } from "@/lib/auth/backtest-management";
 import {
@@ -16,6 +15,7 @@ import {
   type StoredConfigChoice,
   windowOf,
 } from "@/lib/backtest/form-values";
+import { isoToLocalInput, localInputToIso } from "@/lib/dashboard/local-time-input";
 import { BACKTEST_WINDOWS, type BacktestWindow } from "@/lib/schemas/backtest-pages";
 import { LocalTime } from "../ui/local-time";
 import styles from "./backtests.module.css";

@@ -5,27 +5,12 @@
  * sent as UTC ISO instants (`from`, `to`).
  */
 import { useState } from "react";
+import { isoToLocalInput, localInputToIso } from "@/lib/dashboard/local-time-input";
 import { useIsClient } from "./use-is-client";
 
 export interface RangeOption {
   value: string;
   label: string;
-}
-
-/** ISO instant → the `YYYY-MM-DDTHH:mm` a datetime-local input shows, in local time. */
-function toLocalInput(iso: string | undefined): string {
-  if (!iso) return "";
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return "";
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-/** datetime-local value (local time) → ISO instant, or "" when empty. */
-function fromLocalInput(value: string): string {
-  if (!value) return "";
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? "" : date.toISOString();
 }
 
 export function RangeField({
@@ -68,8 +53,8 @@ export function RangeField({
                 <span>From (local time)</span>
                 <input
                   type="datetime-local"
-                  defaultValue={toLocalInput(from)}
-                  onChange={(event) => setFromIso(fromLocalInput(event.target.value))}
+                  defaultValue={isoToLocalInput(from)}
+                  onChange={(event) => setFromIso(localInputToIso(event.target.value) ?? "")}
                   required
                 />
               </label>
@@ -77,8 +62,8 @@ export function RangeField({
                 <span>To (local time)</span>
                 <input
                   type="datetime-local"
-                  defaultValue={toLocalInput(to)}
-                  onChange={(event) => setToIso(fromLocalInput(event.target.value))}
+                  defaultValue={isoToLocalInput(to)}
+                  onChange={(event) => setToIso(localInputToIso(event.target.value) ?? "")}
                   required
                 />
               </label>
