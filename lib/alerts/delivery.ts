@@ -23,6 +23,12 @@ import { inTransaction } from "./transaction";
 
 export const DELIVERY_HEADER = "X-Routelens-Delivery";
 const ERROR_MAX = 500;
+/**
+ * How long past its send timeout a claimed attempt holds its delivery. A process that dies
+ * between the claim and the record leaves the delivery pending with this lease as its next
+ * attempt, so another process sends it once the lease has lapsed (and not twice before).
+ */
+export const CLAIM_GRACE_MS = 30_000;
 
 export interface DeliveryOptions {
   now?: () => Date;
@@ -127,7 +133,7 @@ export async function attemptDelivery(
   const now = options.now ?? (() => new Date());
   const pool = getPool();
   const claimedAt = now();
-  const lease = new Date(claimedAt.getTime() + options.timeoutMs + 30_000);
+  const lease = new Date(claimedAt.getTime() + options.timeoutMs + CLAIM_GRACE_MS);
   const { rows } = await pool.query<Claimed>(
     `WITH claimed AS (
        UPDATE alert_deliveries SET attempts = attempts + 1, next_attempt_at = $3

@@ -9,6 +9,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CLAIM_GRACE_MS } from "@/lib/alerts/delivery";
 import { createApiKey } from "@/lib/keys";
 import { decisionEvent } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
@@ -328,13 +329,17 @@ describe("alerts: evaluation and webhook delivery", () => {
     expect(pending).toEqual([{ status: "pending" }]);
     await receiver.start();
     await startServer();
+    // The kill may land inside an attempt, between its claim and its record: the delivery is
+    // then held by the dead process's lease (send timeout + grace) before anyone retries it.
+    const leaseMs = Number(ALERT_ENV.ROUTELENS_ALERTS_TIMEOUT_MS) + CLAIM_GRACE_MS;
     await waitFor(
       "the firing webhook",
       () => receiver.forRule(ruleId),
       (r) => r.length >= 1,
+      leaseMs + 30_000,
     );
     await settle();
     expect(receiver.forRule(ruleId).map((r) => r.json.state)).toEqual(["firing"]);
     expect(await events(ruleId)).toEqual(["firing"]);
-  });
+  }, 120_000);
 });
