@@ -107,13 +107,80 @@ export interface AccumulatorSetup {
   toolSizes: readonly ToolSizeEstimate[];
 }
 
-/** One arm's view of one decision, computed once and added to every set it belongs to. */
-interface ArmFacts {
-  arm: ReplayedArm;
+/** What one arm's bound list means for one decision's lists: the same for the same lists. */
+interface ListFacts {
   bound: ReadonlySet<string>;
   harmful: number;
   tokensSaved: number;
   differs: boolean;
+}
+
+/** One arm's view of one decision, computed once and added to every set it belongs to. */
+interface ArmFacts extends ListFacts {
+  arm: ReplayedArm;
+}
+
+/** Stands for "no outcome" where a called list is a key. */
+const NO_OUTCOME: readonly string[] = [];
+
+/**
+ * A map keyed by a path of list identities (and sets), built level by level: what the
+ * accumulator uses to compute a decision's facts once per distinct combination of lists.
+ */
+class IdentityPath<T> {
+  private readonly root = new Map<object, unknown>();
+  private readonly leaves: T[] = [];
+
+  get size(): number {
+    return this.leaves.length;
+  }
+
+  values(): readonly T[] {
+    return this.leaves;
+  }
+
+  get(keys: readonly object[], make: () => T): T {
+    let level = this.root;
+    const last = keys.length - 1;
+    for (let i = 0; i < last; i++) {
+      const key = keys[i] as object;
+      let next = level.get(key) as Map<object, unknown> | undefined;
+      if (!next) {
+        next = new Map();
+        level.set(key, next);
+      }
+      level = next;
+    }
+    const leafKey = keys[last] as object;
+    let value = level.get(leafKey) as T | undefined;
+    if (value === undefined) {
+      value = make();
+      level.set(leafKey, value);
+      this.leaves.push(value);
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.root.clear();
+    this.leaves.length = 0;
+  }
+}
+
+/** Most distinct list combinations remembered for facts; emptied when full. */
+const MAX_REMEMBERED_FACTS = 20_000;
+
+/**
+ * Decisions that add alike to the per-tool sums, counted until the sums are read: the same
+ * offered tools, called tools and bound lists of every arm.
+ */
+interface ToolShape {
+  offered: readonly string[];
+  called: ReadonlySet<string> | null;
+  recorded: ReadonlySet<string>;
+  candidate: ReadonlySet<string>;
+  baseline: ReadonlySet<string> | null;
+  count: number;
 }
 
 export class BacktestAccumulator {
@@ -124,6 +191,9 @@ export class BacktestAccumulator {
   private readonly tools = new Map<string, BacktestToolSums>();
   private readonly notes: BacktestNoteCounts;
   private readonly lists = new ListViews();
+  private readonly listFacts = new IdentityPath<ListFacts>();
+  /** Per-tool additions not yet applied to `tools` (applied by `result`). */
+  private readonly shapes = new IdentityPath<ToolShape>();
 
   /** Starts empty, or from the partial result of a checkpoint. */
   constructor(setup: AccumulatorSetup, from: BacktestResult | null = null) {
@@ -161,11 +231,48 @@ export class BacktestAccumulator {
     for (const note of replay.notes) this.notes[note] += 1;
   }
 
+  /** Applies the counted tool shapes to the per-tool sums. */
+  private applyShapes(): void {
+    for (const shape of this.shapes.values()) {
+      const { called, count } = shape;
+      for (const name of shape.offered) {
+        const tool = this.tool(name);
+        tool.offered += count;
+        const wasCalled = called?.has(name) ?? false;
+        if (wasCalled) tool.called += count;
+        addToolArm(tool.recorded, shape.recorded, name, wasCalled, count);
+        addToolArm(tool.candidate, shape.candidate, name, wasCalled, count);
+        if (tool.baseline && shape.baseline) {
+          addToolArm(tool.baseline, shape.baseline, name, wasCalled, count);
+        }
+      }
+    }
+    this.shapes.clear();
+  }
+
+  private tool(name: string): BacktestToolSums {
+    let tool = this.tools.get(name);
+    if (!tool) {
+      tool = {
+        tool: name,
+        offered: 0,
+        called: 0,
+        recorded: { bound: 0, harmful: 0 },
+        candidate: { bound: 0, harmful: 0 },
+        baseline: this.setup.baselineVersion !== null ? { bound: 0, harmful: 0 } : null,
+        examples: [],
+      };
+      this.tools.set(name, tool);
+    }
+    return tool;
+  }
+
   /**
    * The sums so far, as stored. `toolSizes` holds every estimate the job started with and an
    * `unknown` entry (0 tokens) for each offered tool without one.
    */
   result(): BacktestResult {
+    this.applyShapes();
     const unknown: ToolSizeEstimate[] = [];
     for (const tool of this.tools.keys()) {
       if (!this.sizes.has(tool)) unknown.push({ tool, tokens: 0, source: "unknown" });
@@ -189,18 +296,28 @@ export class BacktestAccumulator {
     decision: RecordedDecision,
     called: ReadonlySet<string> | null,
   ): ArmFacts {
-    const bound = this.lists.setOf(arm.bound);
-    let harmful = 0;
-    if (called) {
-      for (const name of called) if (!bound.has(name) && decision.offered.includes(name)) harmful++;
-    }
-    let tokensSaved = 0;
-    for (const name of decision.offered) {
-      if (!bound.has(name)) tokensSaved += this.sizes.get(name)?.tokens ?? 0;
-    }
-    return { arm, bound, harmful, tokensSaved, differs: !sameNames(arm.bound, decision.selected) };
+    const { offered, selected } = decision;
+    const calledKey = called ? decision.called : NO_OUTCOME;
+    if (this.listFacts.size >= MAX_REMEMBERED_FACTS) this.listFacts.clear();
+    const facts = this.listFacts.get([offered, selected, arm.bound, calledKey], () => {
+      const bound = this.lists.setOf(arm.bound);
+      let harmful = 0;
+      if (called) {
+        for (const name of called) if (!bound.has(name) && offered.includes(name)) harmful++;
+      }
+      let tokensSaved = 0;
+      for (const name of offered) {
+        if (!bound.has(name)) tokensSaved += this.sizes.get(name)?.tokens ?? 0;
+      }
+      return { bound, harmful, tokensSaved, differs: !sameNames(arm.bound, selected) };
+    });
+    return { arm, ...facts };
   }
 
+  /**
+   * Counts the decision's tool shape (applied to the per-tool sums when they are read) and
+   * records it as an example for each tool the candidate would have dropped though called.
+   */
   private addTools(
     decision: RecordedDecision,
     called: ReadonlySet<string> | null,
@@ -208,27 +325,25 @@ export class BacktestAccumulator {
     candidate: ArmFacts,
     baseline: ArmFacts | null,
   ): void {
-    for (const name of this.lists.distinctOf(decision.offered)) {
-      let tool = this.tools.get(name);
-      if (!tool) {
-        tool = {
-          tool: name,
-          offered: 0,
-          called: 0,
-          recorded: { bound: 0, harmful: 0 },
-          candidate: { bound: 0, harmful: 0 },
-          baseline: this.setup.baselineVersion !== null ? { bound: 0, harmful: 0 } : null,
-          examples: [],
-        };
-        this.tools.set(name, tool);
-      }
-      tool.offered += 1;
-      const wasCalled = called?.has(name) ?? false;
-      if (wasCalled) tool.called += 1;
-      addToolArm(tool.recorded, recorded, name, wasCalled);
-      const candidateHarmful = addToolArm(tool.candidate, candidate, name, wasCalled);
-      if (tool.baseline && baseline) addToolArm(tool.baseline, baseline, name, wasCalled);
-      if (candidateHarmful && tool.examples.length < BACKTEST_EXAMPLES_PER_TOOL) {
+    const offered = this.lists.distinctOf(decision.offered);
+    if (this.shapes.size >= MAX_REMEMBERED_FACTS) this.applyShapes();
+    const keys: object[] = [offered, called ?? NO_OUTCOME, recorded.bound, candidate.bound];
+    if (baseline) keys.push(baseline.bound);
+    const shape = this.shapes.get(keys, () => ({
+      offered,
+      called,
+      recorded: recorded.bound,
+      candidate: candidate.bound,
+      baseline: baseline?.bound ?? null,
+      count: 0,
+    }));
+    shape.count += 1;
+    if (!called || candidate.harmful === 0) return;
+    const offeredSet = this.lists.setOf(offered);
+    for (const name of called) {
+      if (candidate.bound.has(name) || !offeredSet.has(name)) continue;
+      const tool = this.tool(name);
+      if (tool.examples.length < BACKTEST_EXAMPLES_PER_TOOL) {
         tool.examples.push({
           tenantId: this.setup.tenantId,
           runId: decision.runId,
@@ -257,13 +372,14 @@ function addArm(sums: ArmSums, facts: ArmFacts, hasOutcome: boolean): void {
   if (facts.differs) sums.differFromRecorded += 1;
 }
 
-/** Adds one decision to a tool's arm sums; true when it is a harmful drop for that arm. */
-function addToolArm(sums: ToolArmSums, facts: ArmFacts, name: string, called: boolean): boolean {
-  const bound = facts.bound.has(name);
-  if (bound) sums.bound += 1;
-  if (called && !bound) {
-    sums.harmful += 1;
-    return true;
-  }
-  return false;
+/** Adds `count` alike decisions to a tool's arm sums. */
+function addToolArm(
+  sums: ToolArmSums,
+  bound: ReadonlySet<string>,
+  name: string,
+  called: boolean,
+  count: number,
+): void {
+  if (bound.has(name)) sums.bound += count;
+  else if (called) sums.harmful += count;
 }

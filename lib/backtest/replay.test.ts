@@ -351,6 +351,76 @@ describe("remembering answers for repeated traffic", () => {
     expect(forcedArm.bound).toContain("refund_order");
   });
 
+  it("sums many alike decisions exactly, across its memory's bound and reads mid-way", () => {
+    const sizes = OFFERED.map((tool, i) => ({ tool, tokens: i + 1, source: "otlp" as const }));
+    const accumulator = new BacktestAccumulator({
+      tenantId: "acme",
+      candidateVersion: "cfg_c",
+      baselineVersion: null,
+      toolSizes: sizes,
+    });
+    // Half the decisions share their lists; the other half bring copies, each a new list to
+    // the accumulator's memory (more of them than it keeps).
+    const offered = ["search_orders", "refund_order", "send_email"];
+    const bound = ["search_orders"];
+    const called = ["send_email", "search_orders"];
+    const n = 30_000;
+    let midway: ReturnType<BacktestAccumulator["result"]> | null = null;
+    for (let i = 0; i < n; i++) {
+      const shared = i % 2 === 0;
+      const d = decision({
+        offered: shared ? offered : [...offered],
+        selected: shared ? offered : [...offered],
+        called: shared ? called : [...called],
+        runId: `run-${i}`,
+      });
+      const arm = {
+        bound: shared ? bound : [...bound],
+        emptyPalette: false,
+        reinstated: false,
+        stageError: false,
+        forcedUnavailable: false,
+      };
+      accumulator.add({ decision: d, candidate: arm, baseline: null, notes: [] });
+      if (i === n / 2 - 1) midway = accumulator.result();
+    }
+    expect(midway?.tools.find((t) => t.tool === "send_email")?.candidate.harmful).toBe(n / 2);
+    const result = accumulator.result();
+    expect(result.overall.candidate).toMatchObject({
+      decisions: n,
+      harmfulDecisions: n,
+      harmfulDrops: n,
+      boundTools: n,
+      // refund_order (3 tokens) and send_email (5 tokens) dropped from every decision.
+      tokensSaved: n * 8,
+      differFromRecorded: n,
+    });
+    expect(result.overall.recorded).toMatchObject({ harmfulDrops: 0, boundTools: 3 * n });
+    const tools = Object.fromEntries(result.tools.map((t) => [t.tool, t]));
+    expect(tools.search_orders).toMatchObject({
+      offered: n,
+      called: n,
+      candidate: { bound: n, harmful: 0 },
+      recorded: { bound: n, harmful: 0 },
+    });
+    expect(tools.send_email).toMatchObject({
+      offered: n,
+      called: n,
+      candidate: { bound: 0, harmful: n },
+      recorded: { bound: n, harmful: 0 },
+    });
+    expect(tools.refund_order).toMatchObject({ offered: n, called: 0, candidate: { bound: 0 } });
+    // The first decisions the candidate would have hurt are the examples, in order.
+    expect(tools.send_email?.examples.map((e) => e.runId)).toEqual([
+      "run-0",
+      "run-1",
+      "run-2",
+      "run-3",
+      "run-4",
+    ]);
+    expect(tools.search_orders?.examples).toEqual([]);
+  });
+
   it("sums shared lists as it sums copies, counting a tool offered twice once", () => {
     const sizes = OFFERED.map((tool) => ({ tool, tokens: 10, source: "otlp" as const }));
     const setup = { tenantId: "acme", candidateVersion: "cfg_c", baselineVersion: null };

@@ -143,6 +143,9 @@ const DECISION_COLUMNS = `id, ts, run_id, iteration, role, mode, config_version,
   intent::text AS intent, trace::text AS trace, has_outcome, to_json(called)::text AS called,
   reinstatements, empty_palette_warnings, stage_errors`;
 
+/** The list of a missing value: one copy, so that it is one list to the job's memories too. */
+const NO_NAMES: readonly string[] = [];
+
 /** Most distinct lists and intents remembered; emptied when full. */
 const MAX_REMEMBERED_TEXTS = 10_000;
 
@@ -152,7 +155,7 @@ export class DecisionTexts {
   private readonly intents = new Map<string, unknown>();
 
   private names(text: string | null): readonly string[] {
-    if (text === null) return [];
+    if (text === null) return NO_NAMES;
     let names = this.lists.get(text);
     if (!names) {
       const parsed: unknown = JSON.parse(text);
