@@ -206,7 +206,7 @@ async function joinOutcomes(
        SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
      ),
      pairs AS (
-       SELECT DISTINCT ON (d.id) d.id AS decision_id, o.id AS outcome_id, o.called
+       SELECT DISTINCT ON (d.id) d.tenant_id, d.id AS decision_id, o.id AS outcome_id, o.called
          FROM keys k
          JOIN decisions d ON d.tenant_id = k.tenant_id AND d.run_id = k.run_id
                          AND d.iteration = k.iteration AND NOT d.has_outcome
@@ -215,7 +215,8 @@ async function joinOutcomes(
         ORDER BY d.id, o.id
      ),
      marked AS (
-       UPDATE outcomes o SET joined = true FROM pairs p WHERE o.id = p.outcome_id
+       UPDATE outcomes o SET joined = true FROM pairs p
+        WHERE o.tenant_id = p.tenant_id AND o.id = p.outcome_id
      )
      UPDATE decisions d
         SET has_outcome = true,
@@ -224,7 +225,7 @@ async function joinOutcomes(
               SELECT DISTINCT c FROM unnest(COALESCE(p.called, '{}')) AS c
                WHERE c = ANY(COALESCE(d.dropped, '{}')) ORDER BY c)
        FROM pairs p
-      WHERE d.id = p.decision_id
+      WHERE d.tenant_id = p.tenant_id AND d.id = p.decision_id
      RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration,
                d.ts, d.called, d.harmful_tools, d.offered, d.selected`,
     [JSON.stringify(keys)],
