@@ -340,13 +340,18 @@ function spansCopyText(
 /**
  * Moves the tool runs of tenant $1 stored under their trace id to the run $3 of their trace $2.
  * The rows are found by per-trace LATERAL probes (as in STORED_SPANS_SQL) and updated by their
- * ctid alone (a TID scan; a condition on the tenant would let the planner scan all its spans
- * again): a join on the trace ids could read every span of the tenant, and this runs for every
+ * ctid: a join on the trace ids could read every span of the tenant, and this runs for every
  * export of runs with a conversation or session id. The trace locks keep the rows found.
+ * The updated rows are also bound to the tenant and its traces (`tenant_id = $1 AND trace_id =
+ * ANY($2)`): on a database distributed by tenant the statement then goes to the tenant's shard
+ * alone (a ctid means something only within one shard; docs/SCALE-OUT.md), and the primary key
+ * probed with both conditions is never costlier than a scan of the tenant's spans, so the
+ * planner cannot pick the latter.
  */
 export const ADOPT_TOOL_RUNS_SQL = `UPDATE otel_spans s SET run_id = u.run_id
    FROM unnest($2::text[], $3::text[]) AS u(trace_id, run_id)
-  WHERE s.ctid = ANY(ARRAY(
+  WHERE s.tenant_id = $1 AND s.trace_id = ANY($2::text[])
+    AND s.ctid = ANY(ARRAY(
           SELECT o.ctid FROM unnest($2::text[]) AS t(trace_id),
                  LATERAL (SELECT o.ctid FROM otel_spans o
                            WHERE o.tenant_id = $1 AND o.trace_id = t.trace_id
