@@ -6,6 +6,10 @@
  * (lib/alerts/runner.ts) unless ROUTELENS_ALERTS=0 and the backtest worker
  * (lib/backtest/runner.ts) unless ROUTELENS_BACKTESTS=0, on one job queue (lib/jobs/queue.ts),
  * and stops them when told to stop.
+ *
+ * With several server processes on one database (`WEB_CONCURRENCY`, scripts/start.mjs) each of
+ * them starts the same jobs; every one of them is safe to run N times over (the comments at the
+ * top of lib/alerts/runner.ts and lib/backtest/runner.ts say why).
  */
 export async function registerNode() {
   if (process.env.NEXT_PHASE === "phase-production-build") return;
@@ -16,9 +20,16 @@ export async function registerNode() {
       console.error(`[routelens] ${problem}`);
       process.exit(1);
     }
-    await announceSetupToken();
+    // Under `WEB_CONCURRENCY=N` (scripts/start.mjs) every server process runs this; one setup
+    // token is enough, so only the first process prints one (any unused token stays valid).
+    const processSlot = process.env.ROUTELENS_PROCESS;
+    if (processSlot === undefined || processSlot === "1") await announceSetupToken();
   }
   await startJobsInBackground();
+  // A worker of `npm start` with WEB_CONCURRENCY > 1 tells its supervisor it has started, which
+  // counts a worker that exits before this as a failed start rather than a crash to restart.
+  const { default: cluster } = await import("node:cluster");
+  if (cluster.isWorker) process.send?.({ routelens: "started" });
 }
 
 async function startJobsInBackground() {

@@ -6,13 +6,15 @@
  * the same run and on the same PostgreSQL, writes the same rows straight into the decisions
  * table through `pg` with one COPY per batch (no validation, no rollups, no HTTP): the floor.
  * Prints decisions/s for both, their ratio, request latency p50/p99 and the server's peak
- * resident memory.
+ * resident memory. `--processes N` runs the server as `WEB_CONCURRENCY=N npm start` does: N
+ * processes on one port (memory and CPU are then those of all of them together).
  *
- *   npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes]
+ *   npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--processes 1]
  *
  * --with-outcomes sends each decision's tool_call_outcome too, 250 events after it, so the
  * run also measures joining outcomes to decisions.
  */
+import { loadavg } from "node:os";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import pg from "pg";
@@ -68,12 +70,14 @@ async function main() {
       decisions: { type: "string" },
       concurrency: { type: "string" },
       "with-outcomes": { type: "boolean" },
+      processes: { type: "string" },
     },
-    "usage: npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes]",
+    "usage: npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--processes 1]",
   );
   const decisions = positiveWholeNumber("decisions", values.decisions, 200_000);
   const withOutcomes = values["with-outcomes"] === true;
   const concurrency = positiveWholeNumber("concurrency", values.concurrency, 2);
+  const processes = positiveWholeNumber("processes", values.processes, 1);
   const log = (line: string) => console.error(`· ${line}`);
 
   ensureBuild(log);
@@ -90,7 +94,7 @@ async function main() {
   const key = await seedApiKey(server.urlFor(httpDb), "bench");
   const warmupKey = await seedApiKey(server.urlFor(httpDb), "bench-warmup");
 
-  const app = await startAppServer({ databaseUrl: server.urlFor(httpDb) });
+  const app = await startAppServer({ databaseUrl: server.urlFor(httpDb), processes });
   const start = new Date(Date.now() - 3_600_000).toISOString();
   try {
     log(
@@ -100,13 +104,19 @@ async function main() {
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, app.rssBytes() ?? 0);
     }, 50);
+    // The server, and with --processes the server processes it supervises.
     const serverPid = app.child.pid;
-    const isServer = ({ pid }: ProcessInfo) => pid === serverPid;
+    const isServer = ({ pid, ppid }: ProcessInfo) => pid === serverPid || ppid === serverPid;
     // The postmaster of .data/bench-pg and its backends (not other checkouts' databases).
     const postmaster = postmasterOf(path.resolve(".data/bench-pg"));
     if (postmaster === null) log("the PostgreSQL postmaster was not found: its CPU is not counted");
     const isPostgres = isPostgresOf(postmaster);
     let cpuBefore = { server: 0, postgres: 0 };
+    const load = () =>
+      loadavg()
+        .map((value) => value.toFixed(2))
+        .join(" ");
+    let loadAtStart = "";
     const http = await runLoadProcess<SendResult & { events: number }>(
       "bench-ingest-client",
       [
@@ -122,8 +132,10 @@ async function main() {
       ],
       () => {
         cpuBefore = { server: cpuSeconds(isServer), postgres: cpuSeconds(isPostgres) };
+        loadAtStart = load();
       },
     );
+    const loadAtEnd = load();
     clearInterval(sampler);
     const cpu = {
       server: cpuSeconds(isServer) - cpuBefore.server,
@@ -163,7 +175,10 @@ async function main() {
       ["HTTP / floor", `${(httpRate / floorRate).toFixed(2)}`],
       ["request latency p50", `${percentile(http.latencies, 50).toFixed(1)} ms`],
       ["request latency p99", `${percentile(http.latencies, 99).toFixed(1)} ms`],
-      ["server peak RSS", `${(peakRss / 1024 / 1024).toFixed(0)} MiB`],
+      [
+        "server peak RSS",
+        `${(peakRss / 1024 / 1024).toFixed(0)} MiB${processes > 1 ? ` (${processes} server processes and their supervisor together)` : ""}`,
+      ],
       [
         "CPU during HTTP run",
         `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s (of ${(2 * http.seconds).toFixed(1)} s on 2 cores)`,
@@ -172,6 +187,7 @@ async function main() {
         "stored / in rollups",
         `${stored.rows[0].n} / ${stored.rows[0].rolled} decisions${withOutcomes ? `, ${stored.rows[0].joined} outcomes joined` : ""}`,
       ],
+      ["load average (1, 5, 15 min)", `${loadAtStart} at the start, ${loadAtEnd} at the end`],
     ];
     const width = Math.max(...rows.map(([k]) => (k as string).length));
     console.log("\nIngest benchmark");

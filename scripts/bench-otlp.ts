@@ -7,8 +7,10 @@
  * flight. Prints LLM-call spans/s, request latency p50/p99, the server's peak resident memory,
  * CPU seconds of server and PostgreSQL, the load average, and — unless `--no-ingest` — the
  * same LLM calls sent as v1 events (decision + outcome) to `/api/ingest` in the same run.
+ * `--processes N` runs the server as `WEB_CONCURRENCY=N npm start` does: N processes on one
+ * port (memory and CPU are then those of all of them together).
  *
- *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>]
+ *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>] [--processes 1]
  */
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -44,13 +46,15 @@ async function main() {
       port: { type: "string" },
       concurrency: { type: "string" },
       "no-ingest": { type: "boolean" },
+      processes: { type: "string" },
     },
-    "usage: npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>]",
+    "usage: npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>] [--processes 1]",
   );
   const calls = positiveWholeNumber("calls", values.calls, 50_000);
   const perExport = positiveWholeNumber("per-export", values["per-export"], 500);
   const concurrency = positiveWholeNumber("concurrency", values.concurrency, 2);
   const withIngest = values["no-ingest"] !== true;
+  const processes = positiveWholeNumber("processes", values.processes, 1);
   const log = (line: string) => console.error(`· ${line}`);
 
   ensureBuild(log);
@@ -66,7 +70,7 @@ async function main() {
 
   // The server's port: a free one unless given.
   const port = positiveWholeNumber("port", values.port, 0);
-  const app = await startAppServer({ databaseUrl: server.urlFor(database), port });
+  const app = await startAppServer({ databaseUrl: server.urlFor(database), port, processes });
   const start = new Date(Date.now() - 3_600_000).toISOString();
   const loadBefore = load();
   try {
@@ -77,8 +81,9 @@ async function main() {
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, app.rssBytes() ?? 0);
     }, 50);
+    // The server, and with --processes the server processes it supervises.
     const serverPid = app.child.pid;
-    const isServer = ({ pid }: ProcessInfo) => pid === serverPid;
+    const isServer = ({ pid, ppid }: ProcessInfo) => pid === serverPid || ppid === serverPid;
     const postmaster = postmasterOf(path.resolve(".data/bench-pg"));
     if (postmaster === null) log("the PostgreSQL postmaster was not found: its CPU is not counted");
     const isPostgres = isPostgresOf(postmaster);
@@ -147,7 +152,10 @@ async function main() {
       );
     }
     rows.push(
-      ["server peak RSS", `${(peakRss / 1024 / 1024).toFixed(0)} MiB`],
+      [
+        "server peak RSS",
+        `${(peakRss / 1024 / 1024).toFixed(0)} MiB${processes > 1 ? ` (${processes} server processes and their supervisor together)` : ""}`,
+      ],
       ["load average", `${loadBefore} before, ${loadAtStart} at start, ${loadAfter} after`],
     );
     const width = Math.max(...rows.map(([k]) => k.length));

@@ -3,6 +3,11 @@
  * take from a bucket that refills slowly; an empty bucket answers 429 with Retry-After before
  * the password is even checked. The account's bucket is kept whether or not the account
  * exists, so the answers say nothing about which emails have accounts.
+ *
+ * The buckets live in this process: with `WEB_CONCURRENCY=N` (scripts/start.mjs) each of the N
+ * processes keeps its own, so an address gets up to N bursts. Accepted: one a minute per
+ * account and process still makes guessing a 12-character password hopeless (README, "Several
+ * server processes").
  */
 import { AuthThrottle } from "@/lib/ingest/auth-throttle";
 

@@ -17,6 +17,10 @@
  *
  * Memory is bounded: at most `TRACKED_ADDRESSES` buckets and `REMEMBERED_KEYS` key hashes,
  * the least recently used forgotten first (a forgotten bucket starts full again).
+ *
+ * Per process: with `WEB_CONCURRENCY=N` (scripts/start.mjs) an address has N buckets, one in
+ * each process its connections reach; guessing an API key (192 random bits) stays hopeless at N times
+ * the rate.
  */
 
 /** Wrong keys an address may send in a burst: more than any misconfigured agent needs to notice. */

@@ -1,6 +1,8 @@
 /**
- * Runs the production build (`next start`) as a child process against a given database, for
- * integration tests, end-to-end tests and benchmarks.
+ * Runs the production build as a child process against a given database, for integration
+ * tests, end-to-end tests and benchmarks, the way `npm start` runs it: through
+ * `scripts/start.mjs`, which runs `next start` itself (one process, the default) or supervises
+ * `processes` of them on one port (WEB_CONCURRENCY).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -9,6 +11,7 @@ import path from "node:path";
 import { findFreePort } from "./local-postgres";
 
 const NEXT_BIN = path.resolve("node_modules/next/dist/bin/next");
+const START_SCRIPT = path.resolve("scripts/start.mjs");
 
 /**
  * Node flags of the production server, as in `npm start`. A young generation of 16 MiB
@@ -29,8 +32,11 @@ export function ensureBuild(log: (line: string) => void = () => {}): void {
 export interface AppServer {
   baseUrl: string;
   port: number;
+  /** The process `npm start` would be: the server itself, or the supervisor of `processes`. */
   child: ChildProcess;
-  /** Resident memory of the server process in bytes (Linux), or null when unknown. */
+  /** The server's process ids (Linux): the child and the server processes it started. */
+  pids(): number[];
+  /** Resident memory of every server process together in bytes (Linux), or null when unknown. */
   rssBytes(): number | null;
   stop(): Promise<void>;
 }
@@ -41,9 +47,12 @@ export async function startAppServer({
   env = {},
   quiet = true,
   onOutput,
+  processes = 1,
 }: {
   databaseUrl: string;
   port?: number;
+  /** Server processes sharing the port (WEB_CONCURRENCY of `npm start`). */
+  processes?: number;
   env?: Record<string, string>;
   quiet?: boolean;
   /** Receives the server's standard output (e.g. the setup token it prints). */
@@ -52,7 +61,7 @@ export async function startAppServer({
   const chosen = port > 0 ? port : await findFreePort();
   const child = spawn(
     process.execPath,
-    [...SERVER_NODE_FLAGS, NEXT_BIN, "start", "--port", String(chosen)],
+    [...SERVER_NODE_FLAGS, START_SCRIPT, "--port", String(chosen)],
     {
       env: {
         // Sessions are signed with a secret `next start` requires; a throwaway one per server.
@@ -64,11 +73,19 @@ export async function startAppServer({
         ...env,
         DATABASE_URL: databaseUrl,
         PORT: String(chosen),
+        WEB_CONCURRENCY: String(processes),
       },
-      stdio: ["ignore", onOutput ? "pipe" : quiet ? "ignore" : "inherit", "inherit"],
+      stdio: ["ignore", "pipe", "inherit"],
     },
   );
-  child.stdout?.setEncoding("utf8").on("data", (text: string) => onOutput?.(text));
+  // With several processes the supervisor says when each one serves; until all of them do,
+  // connections would all go to the first ones.
+  let serving = 0;
+  child.stdout?.setEncoding("utf8").on("data", (text: string) => {
+    serving += text.match(/server process \d+ \(pid \d+\) is serving/g)?.length ?? 0;
+    if (onOutput) onOutput(text);
+    else if (!quiet) process.stdout.write(text);
+  });
   const baseUrl = `http://127.0.0.1:${chosen}`;
   const exited = new Promise<never>((_, reject) =>
     child.once("exit", (code) => reject(new Error(`next start exited early with code ${code}`))),
@@ -79,7 +96,8 @@ export async function startAppServer({
     if (child.exitCode !== null) await exited;
     try {
       const response = await fetch(`${baseUrl}/api/health`);
-      if (response.status === 200 || response.status === 503) break;
+      const answered = response.status === 200 || response.status === 503;
+      if (answered && (processes === 1 || serving >= processes)) break;
     } catch {
       // not listening yet
     }
@@ -93,7 +111,13 @@ export async function startAppServer({
     baseUrl,
     port: chosen,
     child,
-    rssBytes: () => readRss(child.pid),
+    pids: () => processTree(child.pid),
+    rssBytes: () => {
+      const sizes = processTree(child.pid).map(readRss);
+      return sizes.length === 0 || sizes.includes(null)
+        ? null
+        : sizes.reduce<number>((sum, size) => sum + (size ?? 0), 0);
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -102,6 +126,25 @@ export async function startAppServer({
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
       }),
   };
+}
+
+/** `pid` and its descendants, from /proc (Linux); empty when unknown. */
+function processTree(pid: number | undefined): number[] {
+  if (!pid) return [];
+  const found: number[] = [];
+  const pending = [pid];
+  while (pending.length > 0) {
+    const next = pending.pop() as number;
+    let children: string;
+    try {
+      children = readFileSync(`/proc/${next}/task/${next}/children`, "utf8");
+    } catch {
+      continue; // gone meanwhile, or not Linux
+    }
+    found.push(next);
+    for (const child of children.trim().split(/\s+/)) if (child) pending.push(Number(child));
+  }
+  return found;
 }
 
 function readRss(pid: number | undefined): number | null {

@@ -5,8 +5,6 @@
  * and retries start 1 s apart, so nothing here waits for real minutes.
  */
 import { createHmac, randomUUID } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CLAIM_GRACE_MS } from "@/lib/alerts/delivery";
@@ -15,6 +13,7 @@ import { decisionEvent } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
 import { postBatch } from "../support/http";
 import { deleteTenantRows } from "../support/tenant-rows";
+import { type Received, Receiver } from "../support/webhook-receiver";
 
 const databaseUrl = inject("databaseUrl");
 const ALERT_ENV = {
@@ -24,57 +23,6 @@ const ALERT_ENV = {
   ROUTELENS_ALERTS_TIMEOUT_MS: "5000",
   ROUTELENS_URL: "https://routelens.example.com",
 };
-
-interface Received {
-  headers: IncomingHttpHeaders;
-  body: string;
-  json: {
-    type: string;
-    state: string;
-    rule: { id: string };
-    tenant: string;
-    value: number;
-    runsUrl: string;
-  };
-}
-
-/** A webhook receiver on 127.0.0.1 that can go away and come back on the same port. */
-class Receiver {
-  received: Received[] = [];
-  private server: Server | null = null;
-  port = 0;
-
-  async start(): Promise<void> {
-    const server = createServer((request, response) => {
-      let body = "";
-      request.setEncoding("utf8");
-      request.on("data", (chunk: string) => (body += chunk));
-      request.on("end", () => {
-        this.received.push({ headers: request.headers, body, json: JSON.parse(body) });
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, "127.0.0.1", resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = null;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  forRule(ruleId: string): Received[] {
-    return this.received.filter((r) => r.json.rule.id === ruleId);
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}/hook`;
-  }
-}
 
 let db: pg.Client;
 const receiver = new Receiver();
