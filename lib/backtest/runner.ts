@@ -4,7 +4,7 @@
  * is queued or running once across every server), one backtest at a time per process.
  *
  * - A worker that stops (a restart, a crash) stops sending heartbeats; pg-boss fails its job
- *   after 30 s and retries it, and the retry resumes from the last committed chunk.
+ *   after 30 s and retries it, and the retry resumes from the last checkpoint.
  * - Every minute, and when the process starts, backtests still queued or running are sent
  *   again (the singleton key drops duplicates): one created by a server that runs no
  *   backtests, or whose job was lost, still runs.

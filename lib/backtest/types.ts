@@ -59,7 +59,7 @@ export const FINISHED_BACKTEST_STATES: ReadonlySet<BacktestState> = new Set([
 ]);
 
 export interface BacktestProgress {
-  /** Decisions read and replayed so far (committed chunks only). */
+  /** Decisions read and replayed so far (as of the last checkpoint). */
   replayed: number;
   /**
    * Decisions the window is expected to hold, from the rollups when the job started (an
@@ -202,8 +202,8 @@ export type BacktestNote = (typeof BACKTEST_NOTES)[number];
 export type BacktestNoteCounts = Record<BacktestNote, number>;
 
 /**
- * The stored result. While the job runs it holds the sums of the committed chunks (the
- * checkpoint's partial sums); once `done`, the sums over the whole window.
+ * The stored result. While the job runs it holds the sums as of the last checkpoint; once
+ * `done`, the sums over the whole window.
  */
 export interface BacktestResult {
   /** `configVersion` of the candidate, and of the baseline when given. */

@@ -176,12 +176,16 @@ describe("the backtest job", () => {
     completeResult = result;
   });
 
-  it("commits progress per chunk and resumes after a stop between replay and commit, counting nothing twice", async () => {
+  it("checkpoints progress per chunk and resumes after a stop between replay and checkpoint, counting nothing twice", async () => {
     const id = await create();
-    // Stops after replaying the fourth chunk, before committing it.
-    expect(await runBacktest(id, { chunkSize: CHUNK, interruptBeforeCommit: (c) => c === 3 })).toBe(
-      "interrupted",
-    );
+    // Stops after replaying the fourth chunk, before its checkpoint.
+    expect(
+      await runBacktest(id, {
+        chunkSize: CHUNK,
+        checkpointEveryMs: 0,
+        interruptBeforeCommit: (c) => c === 3,
+      }),
+    ).toBe("interrupted");
     const stopped = await read(id);
     expect(stopped.state).toBe("running");
     expect(stopped.progress.replayed).toBe(3 * CHUNK);
@@ -198,6 +202,25 @@ describe("the backtest job", () => {
       }),
     ).toBe("done");
     expect(chunks).toHaveLength(DECISIONS / CHUNK - 3);
+    const resumed = await read(id);
+    expect(resumed.progress.replayed).toBe(DECISIONS);
+    expect(resumed.result).toEqual(completeResult);
+  });
+
+  it("with a checkpoint a minute, a stop replays everything since the last one again, counting nothing twice", async () => {
+    const id = await create();
+    expect(
+      await runBacktest(id, {
+        chunkSize: CHUNK,
+        checkpointEveryMs: 60_000,
+        interruptBeforeCommit: (c) => c === 3,
+      }),
+    ).toBe("interrupted");
+    const stopped = await read(id);
+    expect(stopped.progress.replayed).toBe(0);
+    expect(stopped.result).toBeNull();
+    // The last chunk is checkpointed when the window ends, whatever the interval.
+    expect(await runBacktest(id, { chunkSize: CHUNK, checkpointEveryMs: 60_000 })).toBe("done");
     const resumed = await read(id);
     expect(resumed.progress.replayed).toBe(DECISIONS);
     expect(resumed.result).toEqual(completeResult);
@@ -222,6 +245,7 @@ describe("the backtest job", () => {
     expect(
       await runBacktest(id, {
         chunkSize: CHUNK,
+        checkpointEveryMs: 0,
         interruptBeforeCommit: async (c) => {
           if (c === 1) expect(await requestBacktestCancel(id, ALL_TENANTS)).toBe("cancelling");
           return false;
