@@ -42,8 +42,7 @@ import { aiSdkCall, aiSdkToolRun, spanId, traceId } from "../support/otel-spans"
 import { deleteTenantRows } from "../support/tenant-rows";
 
 const RAW_TABLES = ["decisions", "outcomes", "otel_spans"] as const;
-/** A raw table or one of its partitions (`decisions_p20261201`, …). */
-const RAW_RELATION = /^(decisions|outcomes|otel_spans)(_p\w+)?$/;
+const RAW = new Set<string>(RAW_TABLES);
 /** A statement that names a raw table as a relation (not a column such as `r.outcomes`). */
 const READS_RAW = /\b(?:FROM|JOIN|UPDATE|INTO)\s+(?:ONLY\s+)?(?:decisions|outcomes|otel_spans)\b/i;
 
@@ -97,6 +96,7 @@ interface PlanNode {
 }
 
 interface RawScan {
+  /** The raw table scanned: the partitioned table when the plan scans one of its partitions. */
   relation: string;
   alias: string;
   nodeType: string;
@@ -105,10 +105,35 @@ interface RawScan {
 
 const CONDITION_KEYS = ["Index Cond", "Recheck Cond", "Filter", "TID Cond", "Join Filter"];
 
-/** Every scan of a raw table in a plan, with the conditions applied to that table. */
-function rawScans(node: PlanNode, out: RawScan[] = []): RawScan[] {
+/** The root of each relation's partition tree, by name (a table that is not one: itself). */
+const rootOf = new Map<string, string>();
+
+async function learnRoots(names: string[]): Promise<void> {
+  const unknown = names.filter((name) => !rootOf.has(name));
+  if (unknown.length === 0) return;
+  const { rows } = await db.query<{ name: string; root: string }>(
+    `SELECT c.relname AS name, coalesce(root.relname, c.relname) AS root
+       FROM pg_class c
+       LEFT JOIN pg_class root ON root.oid = pg_partition_root(c.oid)
+      WHERE c.relname = ANY($1::text[])`,
+    [unknown],
+  );
+  for (const row of rows) rootOf.set(row.name, row.root);
+}
+
+/** Every relation a plan scans. */
+function scannedRelations(node: PlanNode, out: string[] = []): string[] {
   const relation = node["Relation Name"];
-  if (relation && RAW_RELATION.test(relation) && node["Node Type"] !== "ModifyTable") {
+  if (relation) out.push(relation);
+  for (const child of node.Plans ?? []) scannedRelations(child, out);
+  return out;
+}
+
+/** Every scan of a raw table (or of a partition of one) in a plan, with its conditions. */
+function rawScans(node: PlanNode, out: RawScan[] = []): RawScan[] {
+  const name = node["Relation Name"];
+  const relation = name === undefined ? undefined : (rootOf.get(name) ?? name);
+  if (relation && RAW.has(relation) && node["Node Type"] !== "ModifyTable") {
     const conditions: string[] = [];
     const collect = (n: PlanNode) => {
       for (const key of CONDITION_KEYS) {
@@ -121,7 +146,12 @@ function rawScans(node: PlanNode, out: RawScan[] = []): RawScan[] {
     for (const child of node.Plans ?? []) {
       if (child["Node Type"].startsWith("Bitmap")) collect(child);
     }
-    out.push({ relation, alias: node.Alias ?? relation, nodeType: node["Node Type"], conditions });
+    out.push({
+      relation,
+      alias: node.Alias ?? name ?? relation,
+      nodeType: node["Node Type"],
+      conditions,
+    });
   }
   for (const child of node.Plans ?? []) rawScans(child, out);
   return out;
@@ -137,9 +167,11 @@ const boundToOneTenant = (scan: RawScan) => scan.conditions.some((c) => ONE_TENA
 /** Bound to a key's tenant, on the scan itself or by the join that feeds it its keys. */
 function boundToKeyTenant(scan: RawScan, joins: string[]): boolean {
   if (boundToOneTenant(scan) || scan.conditions.some((c) => KEYED_TENANT.test(c))) return true;
+  // A partition's scan is aliased `d_1`, `d_2`, … while the join above it names `d`.
+  const alias = `(?:${scan.alias}|${scan.alias.replace(/_\d+$/, "")})`;
   const own = new RegExp(
-    `\\b${scan.alias}\\.tenant_id\\)?(?:::[a-z ]+)?\\s*=\\s*\\(?\\w+\\.tenant_id\\b|` +
-      `\\b\\w+\\.tenant_id\\)?(?:::[a-z ]+)?\\s*=\\s*\\(?${scan.alias}\\.tenant_id\\b`,
+    `\\b${alias}\\.tenant_id\\)?(?:::[a-z ]+)?\\s*=\\s*\\(?\\w+\\.tenant_id\\b|` +
+      `\\b\\w+\\.tenant_id\\)?(?:::[a-z ]+)?\\s*=\\s*\\(?${alias}\\.tenant_id\\b`,
   );
   return joins.some((c) => own.test(c));
 }
@@ -183,6 +215,7 @@ async function explainRecorded(): Promise<Explained[]> {
     // Several statements in one text answer an array, which has no rows: plan them one by one.
     const plan = explain.rows?.[0]?.["QUERY PLAN"]?.[0]?.Plan;
     if (!plan) throw new Error(`no single plan for: ${text}`);
+    await learnRoots(scannedRelations(plan));
     result.push({ statement, scans: rawScans(plan), joins: joinConditions(plan) });
   }
   return result;
@@ -319,8 +352,7 @@ describe("statements that read one run's raw rows", () => {
   it("ran the code under test: each raw table is read by each phase that reads it", () => {
     const read = (p: Phase) =>
       new Set(explained.filter((e) => e.statement.phase === p).flatMap((e) => e.scans));
-    const tablesOf = (p: Phase) =>
-      [...new Set([...read(p)].map((s) => s.relation.replace(/_p\w+$/, "")))].sort();
+    const tablesOf = (p: Phase) => [...new Set([...read(p)].map((s) => s.relation))].sort();
     expect(tablesOf("read")).toEqual([...RAW_TABLES].sort());
     expect(tablesOf("otlp")).toEqual([...RAW_TABLES].sort());
     expect(tablesOf("ingest")).toEqual(["decisions", "outcomes"]);
