@@ -9,7 +9,8 @@
  *
  *   idle    no load: the reference figures
  *   poison  poison timestamps (year 0, year 1, year 9999) and dropped_tokens of 2^53 - 1 in
- *           otherwise valid batches of an attacking tenant, 60 requests, 4 in flight
+ *           otherwise valid batches of an attacking tenant, 60 requests, 4 in flight,
+ *           repeated (new events each round) for 10 s
  *   report  error-report amplification: 1,000 decisions each with 1,000 numbers in offered
  *           and selected, gzipped, 8 requests, 4 in flight, repeated for 10 s
  *   parse   parse amplification: 5 MiB of `{}` elements, gzipped, 48 requests, 24 in flight,
@@ -44,7 +45,7 @@ const LOAD_TIME_LIMIT_MS = 120_000;
 const REQUEST_TIMEOUT_MS = 180_000;
 const IDLE_MS = 10_000;
 /**
- * The report and parse loads are over in 1–2 s, a dozen health samples: their p99 would be
+ * The poison, report and parse loads are over in 1–4 s, a dozen health samples: their p99 would be
  * the slowest one or two. Each is repeated, the same requests at the same concurrency, round
  * after round until this long has passed, so that the probe takes about 100 samples.
  */
@@ -170,6 +171,9 @@ const POISON_TIMESTAMPS = [
   "9999-12-31T23:59:59-01:00",
 ];
 const HUGE_DROPPED_TOKENS = Number.MAX_SAFE_INTEGER;
+/** The poison load's seeds: 5,000-5,999, below the report load's 6,000. */
+const POISON_SEED = 5_000;
+const POISON_MAX_ROUNDS = 16;
 
 const CASES: HostileCase[] = [
   {
@@ -189,48 +193,60 @@ const CASES: HostileCase[] = [
   },
   {
     id: "poison",
-    title: "(a) poison timestamps and dropped_tokens 2^53-1 in valid batches, 60 req, 4 in flight",
+    title:
+      "(a) poison timestamps and dropped_tokens 2^53-1 in valid batches, 60 req, 4 in flight, rounds for 10 s",
     run: async ({ baseUrl, attackerKey, attacker, databaseUrl }) => {
       // Every 15th request: 1,000 decisions of dropped_tokens 2^53 - 1 in one minute (their
       // sum overflows a bigint from the second such batch on); the others: 99 valid decisions
-      // and one with a poison timestamp.
-      const bodies: Uint8Array<ArrayBuffer>[] = [];
+      // and one with a poison timestamp. Each round sends new events (seeds 5,000 + 60 × round
+      // + request), so every round's valid neighbours are new to the server.
       let validSent = 0;
+      let round = 0;
       const now = new Date(Date.now() - 30_000);
-      for (let i = 0; i < 60; i++) {
-        if (i % 15 === 14) {
-          const events = benchDecisions(1_000, 5_000 + i, now).map((event) => ({
-            ...event,
-            run_id: `poison-huge-${i}`,
-            dropped_tokens: HUGE_DROPPED_TOKENS,
-          }));
+      const roundBodies = (): Uint8Array<ArrayBuffer>[] => {
+        const bodies: Uint8Array<ArrayBuffer>[] = [];
+        for (let i = 0; i < 60; i++) {
+          const seed = POISON_SEED + 60 * round + i;
+          if (i % 15 === 14) {
+            const events = benchDecisions(1_000, seed, now).map((event) => ({
+              ...event,
+              run_id: `poison-huge-${round}-${i}`,
+              dropped_tokens: HUGE_DROPPED_TOKENS,
+            }));
+            bodies.push(encode({ batch: events }));
+            continue;
+          }
+          const events: ToolRoutingDecision[] = benchDecisions(100, seed, now);
+          const at = (i * 37) % 100;
+          const poisoned = events[at] as ToolRoutingDecision;
+          events[at] = {
+            ...poisoned,
+            timestamp: POISON_TIMESTAMPS[i % POISON_TIMESTAMPS.length] as string,
+          };
+          validSent += 99;
           bodies.push(encode({ batch: events }));
-          continue;
         }
-        const events: ToolRoutingDecision[] = benchDecisions(100, 5_000 + i, now);
-        const at = (i * 37) % 100;
-        const poisoned = events[at] as ToolRoutingDecision;
-        events[at] = {
-          ...poisoned,
-          timestamp: POISON_TIMESTAMPS[i % POISON_TIMESTAMPS.length] as string,
-        };
-        validSent += 99;
-        bodies.push(encode({ batch: events }));
-      }
-      const result = await load(bodies.length, 4, (i) =>
-        post(baseUrl, attackerKey, bodies[i] as Uint8Array<ArrayBuffer>, false),
-      );
+        round++;
+        return bodies;
+      };
+      const result = await repeatFor(REPEAT_FOR_MS, () => {
+        if (round >= POISON_MAX_ROUNDS) throw new Error("the poison load ran out of seeds");
+        const bodies = roundBodies();
+        return load(bodies.length, 4, (i) =>
+          post(baseUrl, attackerKey, bodies[i] as Uint8Array<ArrayBuffer>, false),
+        );
+      });
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       const { rows } = await client.query<{ valid: number; poison: number }>(
         `SELECT count(*) FILTER (WHERE run_id NOT LIKE 'poison-huge-%'
                                   AND ts BETWEEN now() - interval '1 day' AND now() + interval '1 day')::int AS valid,
                 count(*) FILTER (WHERE ts < '2000-01-01' OR ts > now() + interval '1 day')::int AS poison
-           FROM decisions WHERE tenant_id = $1 AND event_id ~ '^bench-50[0-5][0-9]-'`,
+           FROM decisions WHERE tenant_id = $1 AND event_id ~ '^bench-5[0-9]{3}-'`,
         [attacker],
       );
       await client.end();
-      result.note = `valid neighbours stored ${rows[0]?.valid} of ${validSent}; poison timestamps stored ${rows[0]?.poison}`;
+      result.note = `${result.note} of 60 requests; valid neighbours stored ${rows[0]?.valid} of ${validSent}; poison timestamps stored ${rows[0]?.poison}`;
       return result;
     },
   },
