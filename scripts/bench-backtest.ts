@@ -15,12 +15,18 @@
  * pages one after another (the targets of `npm run bench:dashboard`). Prints the job's time end
  * to end (handed over → done), decisions per second, peak RSS and page latencies.
  *
- *   npm run bench:backtest -- [--decisions 1000000] [--fresh] [--load-only]
+ *   npm run bench:backtest -- [--decisions 1000000] [--fresh] [--load-only] [--job-only]
  *
  * A data set loaded by an earlier run (same size, under 6 hours old) is reused unless --fresh;
- * --load-only loads it and stops.
+ * --load-only loads it and stops. --job-only runs the same backtest in this process instead,
+ * with no server and no pages, and prints the job's own cost: its time, the CPU seconds of
+ * this process and of PostgreSQL, and this process's peak memory (what a change to the job
+ * does, without the pages' share of the server's thread).
  */
+
 import { randomUUID } from "node:crypto";
+import { loadavg } from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { PgBoss } from "pg-boss";
 import { migrate } from "@/lib/db/migrate";
@@ -31,6 +37,7 @@ import { INSERT_ROLLUP_HOUR, INSERT_ROLLUP_MINUTE } from "./lib/bench-rollup-sql
 import { benchAdminCookie } from "./lib/bench-session";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { cpuSeconds, isPostgresOf, postmasterOf } from "./lib/process-cpu";
 
 const DATA_DIR = ".data/bench-backtest";
 const LOCK_FILE = ".data/bench-backtest.lock";
@@ -205,10 +212,67 @@ async function timePage(baseUrl: string, cookie: string, path: string): Promise<
   return performance.now() - started;
 }
 
+/** Stores the benchmark's backtest over `window`, queued; answers its id. */
+async function storeBacktest(db: pg.Client, window: { from: Date; to: Date }): Promise<string> {
+  const id = randomUUID();
+  await db.query(
+    `INSERT INTO backtests (id, tenant_id, roles, window_from, window_to, candidate,
+       candidate_version, threshold_percent, state)
+     VALUES ($1, $2, '{}', $3, $4, $5::jsonb, 'cfg-bench', 1, 'queued')`,
+    [id, TENANT, window.from, window.to, JSON.stringify(candidateConfig())],
+  );
+  return id;
+}
+
+/** --job-only: the backtest run by the job in this process, and what it cost. */
+async function runJobHere(url: string, db: pg.Client, window: { from: Date; to: Date }) {
+  process.env.DATABASE_URL = url;
+  const { runBacktest } = await import("@/lib/backtest/job");
+  const { getPool } = await import("@/lib/db/client");
+  const id = await storeBacktest(db, window);
+  const postgres = isPostgresOf(postmasterOf(path.resolve(DATA_DIR)));
+  const postgresBefore = cpuSeconds(postgres);
+  const cpuBefore = process.cpuUsage();
+  let peakRss = 0;
+  let peakHeap = 0;
+  const sampler = setInterval(() => {
+    const memory = process.memoryUsage();
+    peakRss = Math.max(peakRss, memory.rss);
+    peakHeap = Math.max(peakHeap, memory.heapUsed);
+  }, 100);
+  const started = performance.now();
+  try {
+    const outcome = await runBacktest(id);
+    if (outcome !== "done") throw new Error(`the backtest ended ${outcome}`);
+  } finally {
+    clearInterval(sampler);
+    await getPool().end();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const { rows } = await db.query<{ replayed: number }>(
+    "SELECT replayed::float8 AS replayed FROM backtests WHERE id = $1",
+    [id],
+  );
+  const replayed = rows[0]?.replayed ?? 0;
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  console.log(
+    `\nthe job alone, in this process: ${replayed.toLocaleString("en-US")} decisions in ${seconds.toFixed(1)} s (${Math.round(replayed / seconds).toLocaleString("en-US")} decisions/s)`,
+  );
+  console.log(
+    `CPU: this process ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, PostgreSQL ${(cpuSeconds(postgres) - postgresBefore).toFixed(1)} s; peak RSS ${mib(peakRss)} MiB, heap used ${mib(peakHeap)} MiB; load average ${loadavg()[0]?.toFixed(2)}`,
+  );
+}
+
 async function main() {
   const { values } = parseCommandLine(
-    { decisions: { type: "string" }, fresh: { type: "boolean" }, "load-only": { type: "boolean" } },
-    "usage: npm run bench:backtest -- [--decisions 1000000] [--fresh] [--load-only]",
+    {
+      decisions: { type: "string" },
+      fresh: { type: "boolean" },
+      "load-only": { type: "boolean" },
+      "job-only": { type: "boolean" },
+    },
+    "usage: npm run bench:backtest -- [--decisions 1000000] [--fresh] [--load-only] [--job-only]",
   );
   const decisions = positiveWholeNumber("decisions", values.decisions, 1_000_000);
   const releaseLock = takeDataSetLock("bench:backtest", LOCK_FILE, DATA_DIR);
@@ -232,7 +296,7 @@ async function main() {
       log("reusing the data set of an earlier run (--fresh to reload)");
     }
     if (values["load-only"] === true) return;
-    ensureBuild(log);
+    if (values["job-only"] !== true) ensureBuild(log);
     await db.connect();
     await db.query("DELETE FROM backtests");
     const { rows: bounds } = await db.query<{ from: Date; to: Date }>(
@@ -242,6 +306,10 @@ async function main() {
     );
     const window = bounds[0];
     if (!window) throw new Error("no decisions loaded");
+    if (values["job-only"] === true) {
+      await runJobHere(url, db, window);
+      return;
+    }
 
     app = await startAppServer({
       databaseUrl: url,
@@ -256,13 +324,7 @@ async function main() {
       before.set(page.path, times.slice(3));
     }
 
-    const id = randomUUID();
-    await db.query(
-      `INSERT INTO backtests (id, tenant_id, roles, window_from, window_to, candidate,
-         candidate_version, threshold_percent, state)
-       VALUES ($1, $2, '{}', $3, $4, $5::jsonb, 'cfg-bench', 1, 'queued')`,
-      [id, TENANT, window.from, window.to, JSON.stringify(candidateConfig())],
-    );
+    const id = await storeBacktest(db, window);
     boss = new PgBoss({ connectionString: url, schema: "pgboss", max: 2 });
     boss.on("error", () => {});
     await boss.start();
