@@ -3,6 +3,7 @@
  * with a sentence naming the variable and the rule it broke.
  */
 import { z } from "zod";
+import { limitValueSchema } from "./schemas/ingest-limits";
 
 const booleanFlag = z
   .enum(["0", "1", "true", "false"], { error: "must be 0, 1, true or false" })
@@ -63,6 +64,18 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(64, "must be at most 64")
     .default(1),
+  // Ingest limits per process (docs/LIMITS.md, lib/ingest/limits.ts): events per second with a
+  // burst, and requests in progress at once, for each tenant (all its keys together) and for
+  // each API key; beyond them 429 with Retry-After. An admin may store other values for a
+  // tenant. The defaults are above what one process stores (about 10,000 decisions/s, 20,000 events/s with outcomes, on 2 cores), so a
+  // lone tenant, and every benchmark, is never slowed by them; 32 requests in flight let the
+  // hostile benchmark's 24 parse-amplification requests reach the parse budget they test.
+  ROUTELENS_INGEST_TENANT_EVENTS_PER_SECOND: limitValueSchema("eventsPerSecond").default(50_000),
+  ROUTELENS_INGEST_TENANT_BURST: limitValueSchema("burst").default(100_000),
+  ROUTELENS_INGEST_TENANT_CONCURRENT_REQUESTS: limitValueSchema("concurrentRequests").default(32),
+  ROUTELENS_INGEST_KEY_EVENTS_PER_SECOND: limitValueSchema("eventsPerSecond").default(50_000),
+  ROUTELENS_INGEST_KEY_BURST: limitValueSchema("burst").default(100_000),
+  ROUTELENS_INGEST_KEY_CONCURRENT_REQUESTS: limitValueSchema("concurrentRequests").default(32),
   // CSV downloads streaming at once per process (lib/dashboard/export-route.ts); more wait
   // for a slot or get 503 with Retry-After. One: the server writes CSV on one thread, so a
   // second download streaming at once finishes no sooner in all, it only doubles what every

@@ -10,6 +10,12 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { TenantScope } from "@/lib/auth/scope";
 import { getPool, getPrisma } from "@/lib/db/client";
 import type { ApiKeyScope } from "@/lib/schemas/accounts";
+import {
+  INGEST_LIMIT_FIELDS,
+  type IngestLimitField,
+  type IngestLimitOverrides,
+  NO_OVERRIDES,
+} from "@/lib/schemas/ingest-limits";
 import { tenantIdSchema } from "@/lib/schemas/tenant";
 
 const KEY_PREFIX_LENGTH = 12;
@@ -184,16 +190,31 @@ export async function revokeApiKey(prefixOrKey: string): Promise<ApiKeySummary> 
   });
 }
 
+/** An active ingest key: its tenant, and the tenant's stored ingest limits. */
+export interface IngestKey {
+  tenantId: string;
+  keyId: string;
+  prefix: string;
+  /** The tenant's own limits (null: the default applies). */
+  limits: IngestLimitOverrides;
+}
+
 /**
- * The tenant an active ingest key belongs to, or null (also for a `configs` key). Reads the
- * database every time, so a revoked key is refused at once.
+ * The active ingest key `key` is, with its tenant's stored ingest limits, or null (also for a
+ * `configs` key). Reads the database every time, so a revoked key is refused at once and an
+ * admin's change of limits applies to the next request.
  */
-export async function authenticateApiKey(key: string): Promise<string | null> {
+export async function authenticateApiKey(key: string): Promise<IngestKey | null> {
   if (!key.startsWith("rl_") || key.length > 200) return null;
-  // One round trip: find the active key, and record its use at most once a minute.
-  const { rows } = await getPool().query<{ tenant_id: string }>(
+  // One round trip: find the active key and its tenant's limits, and record the key's use at
+  // most once a minute.
+  const { rows } = await getPool().query<
+    { tenant_id: string; id: string; prefix: string } & {
+      [field in IngestLimitField]: number | null;
+    }
+  >(
     `WITH found AS (
-       SELECT id, tenant_id, last_used_at FROM api_keys
+       SELECT id, tenant_id, prefix, last_used_at FROM api_keys
         WHERE hash = $1 AND revoked_at IS NULL AND scope = 'ingest'
      ),
      touched AS (
@@ -202,10 +223,19 @@ export async function authenticateApiKey(key: string): Promise<string | null> {
         WHERE api_keys.id = found.id
           AND (found.last_used_at IS NULL OR found.last_used_at < now() - interval '1 minute')
      )
-     SELECT tenant_id FROM found`,
+     SELECT found.tenant_id, found.id, found.prefix,
+            l.tenant_events_per_second AS "tenantEventsPerSecond", l.tenant_burst AS "tenantBurst",
+            l.tenant_concurrent_requests AS "tenantConcurrentRequests",
+            l.key_events_per_second AS "keyEventsPerSecond", l.key_burst AS "keyBurst",
+            l.key_concurrent_requests AS "keyConcurrentRequests"
+       FROM found LEFT JOIN tenant_ingest_limits l ON l.tenant_id = found.tenant_id`,
     [hashApiKey(key)],
   );
-  return rows[0]?.tenant_id ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  const limits = { ...NO_OVERRIDES };
+  for (const field of INGEST_LIMIT_FIELDS) limits[field] = row[field];
+  return { tenantId: row.tenant_id, keyId: row.id, prefix: row.prefix, limits };
 }
 
 /** An active key as the configs API sees it. */

@@ -2,17 +2,20 @@
  * What every key-authenticated ingest endpoint (`POST /api/ingest`, `POST /api/otlp/v1/traces`)
  * does around its own parsing: the address's throttle of wrong keys, the API key's tenant,
  * the body read against the process's parse budget, the tenant's checking slots, and the
- * mapping of every refusal — bad key (401), throttled (429), over the parse budget (503,
- * paced), database unavailable (503) — to one `Refusal` the endpoint words in its own
- * encoding. One throttle, budget and set of slots serve both endpoints, so sending to both
- * earns no extra share. A request with a short body (`SHORT_BODY_BYTES`) is served ahead of
+ * tenant's and the key's ingest limits (`IngestLimiter`: events per second and requests in
+ * progress), and the mapping of every refusal — bad key (401), throttled or over a limit (429),
+ * over the parse budget (503, paced), database unavailable (503) — to one `Refusal` the endpoint
+ * words in its own encoding. One throttle, budget, limiter and set of slots serve both
+ * endpoints, so sending to both earns no extra share. A request with a short body (`SHORT_BODY_BYTES`) is served ahead of
  * bulk work (`ShortFirst`) from its key lookup until it is answered.
  */
 import { DatabaseUnavailable, isUnavailable } from "@/lib/db/unavailable";
 import { env } from "@/lib/env";
-import { authenticateApiKey, hashApiKey } from "@/lib/keys";
+import { authenticateApiKey, hashApiKey, type IngestKey } from "@/lib/keys";
+import { resolveIngestLimits } from "@/lib/schemas/ingest-limits";
 import { AuthThrottle, clientAddress } from "./auth-throttle";
 import { BusyHolds } from "./busy-holds";
+import { defaultIngestLimits, type IngestCaller, IngestLimiter } from "./limits";
 import {
   bearerToken,
   bearerTokenOf,
@@ -30,6 +33,7 @@ export const RETRY_AFTER_SECONDS = 5;
 
 const authThrottle = new AuthThrottle();
 const busyHolds = new BusyHolds();
+const limiter = new IngestLimiter();
 let parseBudget: ParseBudget | undefined;
 let tenantSlots: TenantSlots | undefined;
 
@@ -53,6 +57,11 @@ export interface AdmittedRequest {
   acquireSlot(): Promise<void>;
   /** Gives the slot back before the request waits on the database. */
   releaseSlot(): void;
+  /**
+   * Counts the request's `events` against its tenant's and key's events per second, before
+   * anything is stored; throws `RequestRejected` (429 + Retry-After) when over either.
+   */
+  spendEvents(events: number): void;
   /**
    * A turn of the event loop between slices of CPU work: the next one for a short request,
    * and for a long one a turn that waits while short requests are served (`ShortFirst.turn`).
@@ -78,7 +87,7 @@ async function authenticate(
   request: Request,
   address: string,
   lookingUp: () => void,
-): Promise<string> {
+): Promise<IngestKey & { keyHash: string }> {
   const authorization = request.headers.get("authorization");
   if (authThrottle.retryAfterSeconds(address) > 0) {
     const key = bearerTokenOf(authorization);
@@ -99,15 +108,19 @@ async function authenticate(
     authThrottle.failed(address);
     throw error;
   }
+  // A key seen before that is over its limits is refused without looking it up again.
+  const overLimit = limiter.refusalBeforeLookup(hashApiKey(key));
+  if (overLimit) throw new RequestRejected(429, overLimit.message, overLimit.retryAfterSeconds);
   lookingUp();
-  const tenant = await authenticateApiKey(key);
-  if (!tenant) {
+  const found = await authenticateApiKey(key);
+  if (!found) {
     authThrottle.failed(address);
     authThrottle.forget(hashApiKey(key));
+    limiter.forget(hashApiKey(key));
     throw new RequestRejected(401, "Unknown or revoked API key.");
   }
   authThrottle.succeeded(hashApiKey(key));
-  return tenant;
+  return { ...found, keyHash: hashApiKey(key) };
 }
 
 /**
@@ -131,9 +144,11 @@ export async function serveKeyedIngest(
   const held: {
     lease: ParseLease | null;
     releaseSlot: (() => void) | null;
+    /** Ends the request's count against its tenant's and key's requests in progress. */
+    leaveLimits: (() => void) | null;
     /** Set while the request is served as a short one. */
     endShort: (() => void) | null;
-  } = { lease: null, releaseSlot: null, endShort: null };
+  } = { lease: null, releaseSlot: null, leaveLimits: null, endShort: null };
   const endShort = () => {
     held.endShort?.();
     held.endShort = null;
@@ -146,10 +161,25 @@ export async function serveKeyedIngest(
   try {
     // A short request is served ahead of bulk work from its key lookup on (a throttled
     // address's held refusals are not served at all); a wrong key ends it below.
-    const admitted = await authenticate(request, address, () => {
+    const found = await authenticate(request, address, () => {
       if (declaredShort(request.headers)) held.endShort = gate.enter();
     });
+    const admitted = found.tenantId;
     tenant = admitted;
+    const caller: IngestCaller = {
+      tenant: admitted,
+      keyId: found.keyId,
+      keyPrefix: found.prefix,
+      limits: resolveIngestLimits(defaultIngestLimits(), found.limits),
+    };
+    limiter.remember(found.keyHash, caller);
+    // Over a limit already (too many in progress, or a bucket empty or in debt): refused
+    // before its body is read, so a flooding client costs no parsing.
+    const entered = limiter.enter(caller);
+    if ("refused" in entered) {
+      throw new RequestRejected(429, entered.refused.message, entered.refused.retryAfterSeconds);
+    }
+    held.leaveLimits = entered.release;
     return await handle({
       tenant: admitted,
       readBody: async () => {
@@ -169,6 +199,10 @@ export async function serveKeyedIngest(
         if (waits) held.endShort = gate.enter();
       },
       releaseSlot,
+      spendEvents: (events) => {
+        const refused = limiter.spend(caller, events);
+        if (refused) throw new RequestRejected(429, refused.message, refused.retryAfterSeconds);
+      },
       yieldTurn: () => (held.endShort ? nextTurn() : gate.turn()),
     });
   } catch (error) {
@@ -199,6 +233,7 @@ export async function serveKeyedIngest(
   } finally {
     endShort();
     releaseSlot();
+    held.leaveLimits?.();
     held.lease?.release();
   }
 }

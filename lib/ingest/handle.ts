@@ -28,11 +28,14 @@ export function handleIngest(request: Request): Promise<Response> {
         { error: message },
         retryAfterSeconds === null ? {} : { "Retry-After": String(retryAfterSeconds) },
       ),
-    async ({ tenant, readBody, acquireSlot, releaseSlot, yieldTurn }) => {
+    async ({ tenant, readBody, acquireSlot, releaseSlot, spendEvents, yieldTurn }) => {
       checkContentType(request.headers.get("content-type"));
       const text = (await readBody()).toString("utf8");
       await acquireSlot();
       const batch = await parseEnvelope(text, SLICED_PARSE_ABOVE_CHARS, yieldTurn);
+      // Every event of the batch counts, refused ones too (checking them is the work the limit
+      // shares out); over the limit, nothing of the batch is checked or stored.
+      spendEvents(batch.length);
 
       const errors: EventError[] = [];
       const accepted: { index: number; item: StoreInput }[] = [];

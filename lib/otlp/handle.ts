@@ -91,7 +91,7 @@ export function handleOtlpTraces(request: Request, storeSpans: StoreSpans): Prom
     request,
     "otlp ingest",
     (refusal) => statusResponse(encoding ?? "json", refusal),
-    async ({ tenant, readBody, acquireSlot, releaseSlot }) => {
+    async ({ tenant, readBody, acquireSlot, releaseSlot, spendEvents }) => {
       if (!encoding) {
         throw new RequestRejected(
           415,
@@ -101,6 +101,8 @@ export function handleOtlpTraces(request: Request, storeSpans: StoreSpans): Prom
       const body = await readBody();
       await acquireSlot();
       const spans = decodeTraceExport(body, encoding);
+      // Each span is an event of the tenant's events per second; over it, nothing is stored.
+      spendEvents(spans.length);
       releaseSlot();
       const result = spans.length > 0 ? await storeSpans(tenant, spans) : NOTHING_REFUSED;
       return exportResponse(encoding, result);

@@ -7,8 +7,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { migrate } from "@/lib/db/migrate";
+import { setTenantLimits } from "@/lib/ingest/limit-settings";
 import { createApiKey } from "@/lib/keys";
 import type { TelemetryEvent } from "@/lib/schemas/events";
+import { NO_OVERRIDES } from "@/lib/schemas/ingest-limits";
 import { RoutelensClient, type TelemetryDeliveryError } from "@/lib/telemetry/client";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
@@ -142,6 +144,57 @@ describe("RoutelensClient against the server", () => {
     );
     await pool.end();
     expect(rows[0]?.n).toBe(12);
+  });
+
+  it("waits out a 429's Retry-After when its tenant is over its ingest limit, and loses nothing", async () => {
+    const tenant = "client-it-limited";
+    const limitedKey = (await createApiKey(tenant)).key;
+    // 100 events per second, burst 100: the second batch of 100 waits a second for its tokens.
+    await setTenantLimits(tenant, {
+      ...NO_OVERRIDES,
+      tenantEventsPerSecond: 100,
+      tenantBurst: 100,
+    });
+    const answers: { at: number; status: number; retryAfter: string | null }[] = [];
+    const client = new RoutelensClient({
+      endpoint: baseUrl,
+      apiKey: limitedKey,
+      batchSize: 100,
+      flushIntervalMs: 0,
+      // Backoff alone would retry after 10-20 ms: a retry a second later is the Retry-After's.
+      retry: { initialDelayMs: 10, maxDelayMs: 20, maxAttempts: 20 },
+      // The real fetch, with each answer's time, status and Retry-After noted.
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        answers.push({
+          at: performance.now(),
+          status: response.status,
+          retryAfter: response.headers.get("retry-after"),
+        });
+        return response;
+      },
+    });
+    const events = Array.from({ length: 300 }, (_, i) =>
+      decisionEvent({ run_id: "limited-run", iteration: i }),
+    );
+    for (const event of events) client.record(event);
+    const stats = await client.close();
+    expect(stats).toMatchObject({ sent: 300, failed: 0, dropped: 0, buffered: 0, inFlight: 0 });
+
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(stats.retries).toBe(refused.length);
+    for (const [i, answer] of answers.entries()) {
+      if (answer.status !== 429) continue;
+      expect(answer.retryAfter).toMatch(/^[1-9][0-9]*$/);
+      const next = answers[i + 1];
+      expect(next).toBeDefined();
+      // The retry went out no sooner than Retry-After said (the answer arrives after it left).
+      if (next)
+        expect(next.at - answer.at).toBeGreaterThanOrEqual(Number(answer.retryAfter) * 1000);
+    }
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(3);
+    expect(await countRows(databaseUrl, tenant)).toMatchObject({ decisions: 300, rolled: 300 });
   });
 });
 
