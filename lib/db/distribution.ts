@@ -43,6 +43,8 @@ export const REFERENCE_TABLES = {
   alert_channels: "a rule's destinations",
   alert_deliveries: "the outbox of a rule's transitions, sent by jobs that read every tenant",
   alert_delivery_attempts: "tries of a delivery",
+  tenant_ingest_limits:
+    "a tenant's own ingest limits, joined to its API key (a reference table) at every ingest request; one row per tenant, written by admins",
 } as const satisfies Record<string, string>;
 
 export type DistributedTable = (typeof DISTRIBUTED_TABLES)[number];
