@@ -4,7 +4,8 @@
  * Batches are interleaved (a decision and its outcome in different batches, sent to different
  * processes at the same time) and duplicated (every batch sent three times at once: twice
  * through the two-process server, once to the other one). Every event must be stored once,
- * every outcome joined, and every rollup must equal the sums over the raw rows. The alert
+ * every outcome joined, and every rollup must equal the sums over the raw rows; OTLP exports
+ * sent three times at once must leave what one export to one process leaves. The alert
  * evaluator runs in both processes of the pair (2 s slots): a rule crossing its threshold
  * must send one `firing` and one `resolved`, not one per process. Then the supervisor: a
  * worker killed is replaced, SIGTERM stops every process, and a setting every process refuses
@@ -20,6 +21,7 @@ import type { ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events"
 import { decisionEvent, outcomeFor, stageRecord } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
 import { postBatch } from "../support/http";
+import { exportSpans, runAgent } from "../support/otel-agent";
 import { rollupDifferences } from "../support/rollup-sums";
 import { deleteTenantRows } from "../support/tenant-rows";
 import { Receiver } from "../support/webhook-receiver";
@@ -213,6 +215,48 @@ describe("several server processes on one database", () => {
         ORDER BY 1`,
     );
     expect(names.map((row) => row.application_name)).toEqual(["routelens-1", "routelens-2"]);
+  });
+
+  it("stores OTLP exports sent to three processes at once as one process stores them once", async () => {
+    const once = await newTenant("otlp-once");
+    const thrice = await newTenant("otlp-thrice");
+    const runs = [];
+    for (let i = 0; i < 4; i++) runs.push(await runAgent({ functionId: `agent-${i}` }));
+    const target = (baseUrl: string, apiKey: string) => ({
+      url: `${baseUrl}/api/otlp/v1/traces`,
+      apiKey,
+      encoding: "protobuf" as const,
+    });
+    for (const run of runs) {
+      expect((await exportSpans(run.spans, target(otherBaseUrl, once.key))).code).toBe(0);
+    }
+    const results = await Promise.all(
+      runs.flatMap((run) =>
+        [pair.baseUrl, otherBaseUrl, pair.baseUrl].map((url) =>
+          exportSpans(run.spans, target(url, thrice.key)),
+        ),
+      ),
+    );
+    expect(results.map((result) => result.code)).toEqual(results.map(() => 0));
+
+    const stored = async (tenant: string) =>
+      (
+        await db.query(
+          `SELECT (SELECT count(*)::int FROM decisions WHERE tenant_id = $1) AS decisions,
+                  (SELECT count(*)::int FROM outcomes WHERE tenant_id = $1) AS outcomes,
+                  (SELECT count(*)::int FROM outcomes WHERE tenant_id = $1 AND joined) AS joined,
+                  (SELECT count(*)::int FROM otel_spans WHERE tenant_id = $1) AS spans,
+                  (SELECT coalesce(jsonb_agg(to_jsonb(r) - 'tenant_id' ORDER BY r.role, r.bucket), '[]')
+                     FROM otel_call_rollup_hour r WHERE tenant_id = $1) AS call_rollup`,
+          [tenant],
+        )
+      ).rows[0];
+    const expected = await stored(once.tenant);
+    expect(expected.decisions).toBeGreaterThan(0);
+    expect(expected.spans).toBeGreaterThan(expected.decisions);
+    expect(await stored(thrice.tenant)).toEqual(expected);
+    expect(await rollupDifferences(db, thrice.tenant)).toEqual([]);
+    expect(await rollupDifferences(db, once.tenant)).toEqual([]);
   });
 
   it("sends one `firing` and one `resolved` for a rule evaluated by two processes", async () => {
