@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = {
   "setup-completed": "set up this instance",
   "key-created": "created an ingest key",
   "key-revoked": "revoked an ingest key",
+  "ingest-limits-changed": "changed a tenant's ingest limits",
   "user-invited": "invited a user",
   "invitation-revoked": "revoked an invitation",
   "invitation-accepted": "accepted an invitation",

@@ -8,6 +8,7 @@ import { headers } from "next/headers";
 import { getViewer } from "./access";
 import type { FormState } from "./form-state";
 import { createKeyAs, revokeKeyAs } from "./key-management";
+import { saveLimitsAs } from "./limit-management";
 
 const SIGNED_OUT: FormState = { error: "You are signed out. Sign in again, then retry." };
 
@@ -23,6 +24,14 @@ export async function revokeKey(_previous: FormState, form: FormData): Promise<F
   const viewer = await getViewer();
   if (!viewer) return SIGNED_OUT;
   const state = await revokeKeyAs(viewer, form, await headers());
+  if (state.done) revalidatePath("/settings/keys");
+  return state;
+}
+
+export async function saveIngestLimits(_previous: FormState, form: FormData): Promise<FormState> {
+  const viewer = await getViewer();
+  if (!viewer) return SIGNED_OUT;
+  const state = await saveLimitsAs(viewer, form, await headers());
   if (state.done) revalidatePath("/settings/keys");
   return state;
 }

@@ -15,7 +15,7 @@ import { authenticateApiKey, hashApiKey, type IngestKey } from "@/lib/keys";
 import { resolveIngestLimits } from "@/lib/schemas/ingest-limits";
 import { AuthThrottle, clientAddress } from "./auth-throttle";
 import { BusyHolds } from "./busy-holds";
-import { defaultIngestLimits, type IngestCaller, IngestLimiter } from "./limits";
+import { defaultIngestLimits, type IngestCaller, IngestLimiter, type LimitRefusal } from "./limits";
 import {
   bearerToken,
   bearerTokenOf,
@@ -34,6 +34,20 @@ export const RETRY_AFTER_SECONDS = 5;
 const authThrottle = new AuthThrottle();
 const busyHolds = new BusyHolds();
 const limiter = new IngestLimiter();
+/**
+ * Pacing of the 429s of a tenant over its limits, like the parse budget's 503s: the first at
+ * once, further ones within a second held for a second (a timer), so a client that resends at
+ * once without waiting for Retry-After gets about one answer a second per connection instead
+ * of taking the server's one thread from every other tenant with refusals.
+ */
+const limitHolds = new BusyHolds();
+
+/** A request refused by its tenant's or key's limits (`IngestLimiter`). */
+class LimitRejected extends RequestRejected {
+  constructor(readonly refusal: LimitRefusal) {
+    super(429, refusal.message, refusal.retryAfterSeconds);
+  }
+}
 let parseBudget: ParseBudget | undefined;
 let tenantSlots: TenantSlots | undefined;
 
@@ -110,7 +124,7 @@ async function authenticate(
   }
   // A key seen before that is over its limits is refused without looking it up again.
   const overLimit = limiter.refusalBeforeLookup(hashApiKey(key));
-  if (overLimit) throw new RequestRejected(429, overLimit.message, overLimit.retryAfterSeconds);
+  if (overLimit) throw new LimitRejected(overLimit);
   lookingUp();
   const found = await authenticateApiKey(key);
   if (!found) {
@@ -177,9 +191,10 @@ export async function serveKeyedIngest(
     // before its body is read, so a flooding client costs no parsing.
     const entered = limiter.enter(caller);
     if ("refused" in entered) {
-      throw new RequestRejected(429, entered.refused.message, entered.refused.retryAfterSeconds);
+      throw new LimitRejected(entered.refused);
     }
     held.leaveLimits = entered.release;
+    const entry = entered;
     return await handle({
       tenant: admitted,
       readBody: async () => {
@@ -200,8 +215,8 @@ export async function serveKeyedIngest(
       },
       releaseSlot,
       spendEvents: (events) => {
-        const refused = limiter.spend(caller, events);
-        if (refused) throw new RequestRejected(429, refused.message, refused.retryAfterSeconds);
+        const refused = entry.spend(events);
+        if (refused) throw new LimitRejected(refused);
       },
       yieldTurn: () => (held.endShort ? nextTurn() : gate.turn()),
     });
@@ -214,6 +229,13 @@ export async function serveKeyedIngest(
         releaseSlot();
         held.lease?.release();
         await busyHolds.hold(tenant, request.signal);
+      }
+      if (error instanceof LimitRejected) {
+        // Over a limit: out of progress and its bytes given back, then the answer paced.
+        releaseSlot();
+        held.leaveLimits?.();
+        held.lease?.release();
+        await limitHolds.hold(error.refusal.tenant, request.signal);
       }
       return refuse({ status: error.status, message: error.message, retryAfterSeconds });
     }

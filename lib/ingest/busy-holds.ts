@@ -1,6 +1,7 @@
 /**
  * Pacing of the 503s a tenant gets when its requests would go past the parse budget
- * (`ParseBudget`). Such a 503 is cheap — the body was not inflated — but not free: each
+ * (`ParseBudget`), and, in an instance of its own, of the 429s it gets beyond its ingest
+ * limits (`IngestLimiter`). Such a 503 is cheap — the body was not inflated — but not free: each
  * request still goes through the server's HTTP parsing, routing and key lookup, a few
  * milliseconds of the one thread every request shares. A client that resends at once,
  * ignoring `Retry-After`, with 24 requests in flight got about 180 answers a second and kept

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IngestLimits } from "@/lib/schemas/ingest-limits";
-import { type IngestCaller, IngestLimiter } from "./limits";
+import { type IngestCaller, IngestLimiter, type LimitRefusal } from "./limits";
 
 const LIMITS: IngestLimits = {
   tenant: { eventsPerSecond: 1_000, burst: 2_000, concurrentRequests: 3 },
@@ -9,6 +9,15 @@ const LIMITS: IngestLimits = {
 
 function caller(tenant: string, keyId: string, limits = LIMITS): IngestCaller {
   return { tenant, keyId, keyPrefix: `rl_${keyId}`, limits };
+}
+
+/** One request of `events` events: entered, counted and ended; its refusal, if any. */
+function send(limiter: IngestLimiter, c: IngestCaller, events: number): LimitRefusal | null {
+  const entered = limiter.enter(c);
+  if ("refused" in entered) return entered.refused;
+  const refused = entered.spend(events);
+  entered.release();
+  return refused;
 }
 
 function released(entered: ReturnType<IngestLimiter["enter"]>): () => void {
@@ -50,19 +59,20 @@ describe("IngestLimiter", () => {
     const limiter = new IngestLimiter(() => now);
     const k1 = caller("acme", "k1");
     const k2 = caller("acme", "k2");
-    expect(limiter.spend(k1, 1_000)).toBeNull();
-    // k1's bucket (burst 1,000) is empty: 500 tokens at 500/s.
-    const refused = limiter.spend(k1, 500);
-    expect(refused).toMatchObject({ retryAfterSeconds: 1 });
+    expect(send(limiter, k1, 1_000)).toBeNull();
+    // k1's bucket (burst 1,000) is empty; the request is taken to be as large as k1's last
+    // batch: 1,000 tokens at 500/s.
+    const refused = send(limiter, k1, 500);
+    expect(refused).toMatchObject({ retryAfterSeconds: 2 });
     expect(refused?.message).toContain("API key rl_k1…");
     expect(refused?.message).toContain("500 events per second (burst 1,000)");
     // The tenant still holds 1,000: another key of it is admitted, and empties it.
-    expect(limiter.spend(k2, 1_000)).toBeNull();
-    const tenantRefusal = limiter.spend(k2, 1_000);
+    expect(send(limiter, k2, 1_000)).toBeNull();
+    const tenantRefusal = send(limiter, k2, 1_000);
     // Tenant: 1,000 at 1,000/s = 1 s; key k2: 1,000 at 500/s = 2 s, the longer wait.
     expect(tenantRefusal).toMatchObject({ retryAfterSeconds: 2 });
     now = 2_000;
-    expect(limiter.spend(k2, 1_000)).toBeNull();
+    expect(send(limiter, k2, 1_000)).toBeNull();
   });
 
   it("refuses before the body when a bucket is in debt, with the time until it is repaid", () => {
@@ -70,7 +80,7 @@ describe("IngestLimiter", () => {
     const limiter = new IngestLimiter(() => now);
     const a = caller("acme", "k1");
     // 3,000 events: above both bursts, admitted from full buckets; the key owes 2,000.
-    expect(limiter.spend(a, 3_000)).toBeNull();
+    expect(send(limiter, a, 3_000)).toBeNull();
     const entered = limiter.enter(a);
     // Before its body is read a request is taken to be as large as the key's last batch, at
     // most the burst: the key needs 1,000 tokens, 3,000 at 500/s = 6 s (the tenant 3 s).
@@ -87,18 +97,18 @@ describe("IngestLimiter", () => {
 
   it("applies changed limits to the next request", () => {
     const limiter = new IngestLimiter(() => 0);
-    expect(limiter.spend(caller("acme", "k1"), 900)).toBeNull();
+    expect(send(limiter, caller("acme", "k1"), 900)).toBeNull();
     const lowered: IngestLimits = {
       tenant: { eventsPerSecond: 10, burst: 20, concurrentRequests: 1 },
       key: LIMITS.key,
     };
     // The tenant's bucket starts again full at the new burst of 20: a batch of 50 is admitted
     // and leaves it owing 30.
-    expect(limiter.spend(caller("acme", "k2", lowered), 50)).toBeNull();
-    const refused = limiter.spend(caller("acme", "k2", lowered), 5);
+    expect(send(limiter, caller("acme", "k2", lowered), 50)).toBeNull();
+    const refused = send(limiter, caller("acme", "k2", lowered), 5);
     expect(refused?.message).toContain('Tenant "acme" is over its ingest limit of 10 events');
-    // 35 tokens at 10/s: 3.5 s.
-    expect(refused?.retryAfterSeconds).toBe(4);
+    // Taken to be as large as the last batch, at most the burst: 50 tokens at 10/s.
+    expect(refused?.retryAfterSeconds).toBe(5);
   });
 
   it("refuses a remembered key over its limits before its lookup, for a second", () => {
@@ -109,7 +119,7 @@ describe("IngestLimiter", () => {
     limiter.remember("hash-1", a);
     expect(limiter.refusalBeforeLookup("hash-1")).toBeNull();
     // 3,000 events: the key (500/s, burst 1,000) owes 2,000, 4 s of refill.
-    expect(limiter.spend(a, 3_000)).toBeNull();
+    expect(send(limiter, a, 3_000)).toBeNull();
     expect(limiter.refusalBeforeLookup("hash-1")).toMatchObject({ retryAfterSeconds: 6 });
     now = 999;
     expect(limiter.refusalBeforeLookup("hash-1")).not.toBeNull();
@@ -120,5 +130,25 @@ describe("IngestLimiter", () => {
     expect(limiter.refusalBeforeLookup("hash-1")).not.toBeNull();
     limiter.forget("hash-1");
     expect(limiter.refusalBeforeLookup("hash-1")).toBeNull();
+  });
+
+  it("reserves a request's expected tokens while it is read, and gives them back unspent", () => {
+    const limiter = new IngestLimiter(() => 0);
+    const a = caller("acme", "k1");
+    expect(send(limiter, a, 500)).toBeNull();
+    // The key holds 500 of 1,000: one more batch of 500 is admitted to be read, not two.
+    const first = limiter.enter(a);
+    expect(first).not.toHaveProperty("refused");
+    expect(limiter.enter(a)).toHaveProperty("refused");
+    if ("refused" in first) return;
+    // Ended without counting its events (a refused body): its reservation is given back.
+    first.release();
+    const again = limiter.enter(a);
+    expect(again).not.toHaveProperty("refused");
+    if ("refused" in again) return;
+    // A smaller batch than reserved takes only its own tokens.
+    expect(again.spend(100)).toBeNull();
+    again.release();
+    expect(send(limiter, a, 400)).toBeNull();
   });
 });

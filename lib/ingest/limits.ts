@@ -51,8 +51,23 @@ export interface IngestCaller {
 
 /** A refusal by a limit: the sentence for the client and its Retry-After. */
 export interface LimitRefusal {
+  /** The tenant of the refused request (its refusals are paced per tenant). */
+  tenant: string;
   message: string;
   retryAfterSeconds: number;
+}
+
+/** A request counted as in progress by `enter`. */
+export interface AdmittedIngest {
+  /**
+   * Takes the request's `events` tokens from the tenant's and the key's buckets (its
+   * reservation given back first), or from neither and answers the refusal naming the limit
+   * that waits longest. A batch is admitted when each bucket holds min(events, burst) tokens; a
+   * batch above the burst leaves the bucket in debt.
+   */
+  spend(events: number): LimitRefusal | null;
+  /** Ends the request (once): out of progress, its reservation given back if not spent. */
+  release(): void;
 }
 
 interface Holder {
@@ -71,7 +86,8 @@ function whoOf(caller: IngestCaller, scope: "tenant" | "key"): string {
     : `API key ${caller.keyPrefix}… of tenant "${caller.tenant}"`;
 }
 
-const ASK_ADMIN = "An admin can change the tenant's limits (docs/LIMITS.md).";
+const ASK_ADMIN =
+  "An admin can change the tenant's limits (Settings → Ingest keys → Ingest limits; docs/LIMITS.md).";
 
 /** Forget idle, full holders once there are more than this many of a kind. */
 const SWEEP_ABOVE = 1_000;
@@ -96,10 +112,12 @@ export class IngestLimiter {
 
   /**
    * Counts a request as in progress for its tenant and key, or refuses it when either already
-   * has its limit in progress, or when either bucket is empty or in debt (a batch needs at
-   * least one token). Returns the function that ends it (once).
+   * has its limit in progress, or when a bucket does not hold as many tokens as the key's last
+   * batch had events (at most the burst). An admitted request reserves that many tokens until
+   * its events are counted (`spend`), so no more requests are read and parsed at once than the
+   * buckets can pay for. `release` ends it (once) and gives back a reservation not spent.
    */
-  enter(caller: IngestCaller): { release: () => void } | { refused: LimitRefusal } {
+  enter(caller: IngestCaller): AdmittedIngest | { refused: LimitRefusal } {
     const now = this.now();
     const tenant = this.holder(this.tenants, caller.tenant, caller.limits.tenant, now);
     const key = this.holder(this.keys, caller.keyId, caller.limits.key, now);
@@ -107,11 +125,33 @@ export class IngestLimiter {
     if (refused) return { refused };
     tenant.inProgress++;
     key.inProgress++;
+    let reserved = key.lastBatch;
+    tenant.bucket.take(reserved, now);
+    key.bucket.take(reserved, now);
+    const giveBack = () => {
+      if (reserved === 0) return;
+      const at = this.now();
+      tenant.bucket.give(reserved, at);
+      key.bucket.give(reserved, at);
+      reserved = 0;
+    };
     let released = false;
     return {
+      spend: (events) => {
+        giveBack();
+        if (events <= 0) return null;
+        const at = this.now();
+        key.lastBatch = events;
+        const over = this.rateRefusal(caller, tenant, key, events, at, false);
+        if (over) return over;
+        tenant.bucket.take(events, at);
+        key.bucket.take(events, at);
+        return null;
+      },
       release: () => {
         if (released) return;
         released = true;
+        giveBack();
         tenant.inProgress--;
         key.inProgress--;
         this.sweep();
@@ -162,6 +202,7 @@ export class IngestLimiter {
     ] as const) {
       if (holder.inProgress >= set.concurrentRequests) {
         return {
+          tenant: caller.tenant,
           message: `${whoOf(caller, scope)} already has ${whole(set.concurrentRequests)} ingest requests in progress on this server, its limit of concurrent requests; nothing of this request was stored. Retry after ${CONCURRENCY_RETRY_SECONDS} s, and send fewer requests at once (wait for answers before sending more). ${ASK_ADMIN}`,
           retryAfterSeconds: CONCURRENCY_RETRY_SECONDS,
         };
@@ -169,24 +210,6 @@ export class IngestLimiter {
     }
     // The body is not read yet: the request is taken to be as large as the key's last batch.
     return this.rateRefusal(caller, tenant, key, key.lastBatch, now, true);
-  }
-
-  /**
-   * Takes `events` tokens from the tenant's and the key's buckets, or from neither and answers
-   * the refusal naming the limit that waits longest. A batch is admitted when each bucket holds
-   * min(events, burst) tokens; a batch above the burst leaves the bucket in debt.
-   */
-  spend(caller: IngestCaller, events: number): LimitRefusal | null {
-    if (events <= 0) return null;
-    const now = this.now();
-    const tenant = this.holder(this.tenants, caller.tenant, caller.limits.tenant, now);
-    const key = this.holder(this.keys, caller.keyId, caller.limits.key, now);
-    key.lastBatch = events;
-    const refused = this.rateRefusal(caller, tenant, key, events, now, false);
-    if (refused) return refused;
-    tenant.bucket.take(events, now);
-    key.bucket.take(events, now);
-    return null;
   }
 
   private rateRefusal(
@@ -207,6 +230,7 @@ export class IngestLimiter {
       ? `this request was refused before it was read (the bucket holds fewer than the ${whole(Math.min(events, set.burst))} events of the key's last batch) and nothing of it was stored`
       : `this batch of ${whole(events)} events was refused and nothing of it was stored`;
     return {
+      tenant: caller.tenant,
       message: `${whoOf(caller, scope)} is over its ingest limit of ${whole(set.eventsPerSecond)} events per second (burst ${whole(set.burst)}); ${what}. Retry after ${wait} s, and send at most ${whole(set.eventsPerSecond)} events per second on average. ${ASK_ADMIN}`,
       retryAfterSeconds: wait,
     };

@@ -77,6 +77,12 @@ export class TokenBucket {
     return { ok: true };
   }
 
+  /** Gives back `tokens` taken earlier (a reservation not used), never beyond the burst. */
+  give(tokens: number, now: number): void {
+    this.refill(now);
+    this.tokens = Math.min(this.limit.burst, this.tokens + tokens);
+  }
+
   private refill(now: number): void {
     const elapsed = now - this.updatedAt;
     if (elapsed > 0) {

@@ -89,10 +89,11 @@ export function limitValueSchema(measure: keyof IngestLimitSet) {
     .max(max, `must be at most ${max.toLocaleString("en")}`);
 }
 
-/** One form or CLI value: empty means "the default" (null). */
+/** One form or CLI value: empty or left out means "the default" (null). */
 function overrideSchema(measure: keyof IngestLimitSet) {
   return z.preprocess(
-    (value) => (typeof value === "string" && value.trim() === "" ? null : value),
+    (value) =>
+      value === undefined || (typeof value === "string" && value.trim() === "") ? null : value,
     limitValueSchema(measure).nullable(),
   );
 }

@@ -54,6 +54,39 @@ describe("npm run keys", () => {
     expect(short.stderr).toMatch(/at least 6 characters/);
     expect((await keys("frobnicate")).stderr).toMatch(/unknown command "frobnicate"/);
   });
+
+  it("prints and sets a tenant's ingest limits, which apply to its next request", async () => {
+    const limited = `${tenant}-limits`;
+    const created = await keys("create", limited);
+    const key = created.stdout.trim().split("\n").at(-1) ?? "";
+    const shown = await keys("limits", limited);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("Tenant events per second: 50000 (default)");
+
+    const set = await keys(
+      "limits",
+      limited,
+      "--tenantEventsPerSecond",
+      "10",
+      "--tenantBurst",
+      "20",
+    );
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain("Tenant events per second: 10 (own)");
+    expect(set.stdout).toContain("Tenant burst (events): 20 (own)");
+    expect(set.stdout).toContain("Per key burst (events): 100000 (default)");
+    const batch = Array.from({ length: 20 }, (_, iteration) => decisionEvent({ iteration }));
+    expect((await postBatch(baseUrl, key, batch)).status).toBe(200);
+    expect((await postBatch(baseUrl, key, [decisionEvent()])).status).toBe(429);
+
+    const bad = await keys("limits", limited, "--tenantBurst", "0");
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--tenantBurst must be at least 1/);
+    expect((await keys("limits", `${limited}-none`)).stderr).toMatch(/No tenant/);
+
+    const reset = await keys("limits", limited, "--default");
+    expect(reset.stdout).toContain("Tenant burst (events): 100000 (default)");
+  });
 });
 
 describe("revoking by an ambiguous prefix", () => {

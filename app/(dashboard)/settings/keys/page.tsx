@@ -1,16 +1,19 @@
 import type { Metadata } from "next";
 import { CreateKeyForm } from "@/components/settings/create-key-form";
+import { IngestLimitsForm } from "@/components/settings/ingest-limits-form";
+import { IngestLimitsTable } from "@/components/settings/ingest-limits-table";
 import { KeysTable } from "@/components/settings/keys-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireViewer } from "@/lib/auth/access";
 import { loadKeysPage } from "@/lib/auth/key-management";
+import { loadLimitsSection } from "@/lib/auth/limit-management";
 
 export const metadata: Metadata = { title: "Ingest keys" };
 
 /** Ingest keys of the tenants the viewer maintains (every tenant for an admin). */
 export default async function KeysPage() {
   const viewer = await requireViewer();
-  const page = await loadKeysPage(viewer);
+  const [page, limits] = await Promise.all([loadKeysPage(viewer), loadLimitsSection(viewer)]);
   const subtitle = (
     <>
       Agents send events to <code>/api/ingest</code> with{" "}
@@ -62,6 +65,20 @@ export default async function KeysPage() {
           <KeysTable rows={page.keys} />
         )}
       </section>
+      {limits ? (
+        <section className="panel" aria-labelledby="ingest-limits-title">
+          <h2 id="ingest-limits-title">Ingest limits</h2>
+          <p className="muted">
+            Events per second with a burst, and requests in progress at once, for each tenant (all
+            its keys together) and for each of its keys, per server process. Beyond them ingest
+            answers 429 with Retry-After and stores nothing of the request. An empty field takes the
+            default (set by the <code>ROUTELENS_INGEST_*</code> variables); a change applies to the
+            tenant's next request. See docs/LIMITS.md.
+          </p>
+          <IngestLimitsTable section={limits} />
+          <IngestLimitsForm section={limits} />
+        </section>
+      ) : null}
     </>
   );
 }
