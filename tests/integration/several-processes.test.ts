@@ -20,6 +20,7 @@ import { createApiKey } from "@/lib/keys";
 import type { ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events";
 import { decisionEvent, outcomeFor, stageRecord } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
+import { findFreePort } from "@/scripts/lib/local-postgres";
 import { postBatch } from "../support/http";
 import { exportSpans, runAgent } from "../support/otel-agent";
 import { rollupDifferences } from "../support/rollup-sums";
@@ -346,7 +347,7 @@ describe("several server processes on one database", () => {
       ...process.env,
       WEB_CONCURRENCY: "2",
       DATABASE_URL: databaseUrl,
-      PORT: "3529",
+      PORT: String(await findFreePort()),
       ROUTELENS_ALERTS: "0",
       ROUTELENS_BACKTESTS: "0",
     };
