@@ -19,14 +19,16 @@ const whole = (n: number) => n.toLocaleString("en");
  */
 export function IngestLimitsForm({ section }: { section: LimitsSectionData }) {
   const [state, action, pending] = useActionState(saveIngestLimits, EMPTY_FORM_STATE);
-  const [tenant, setTenant] = useState(state.values?.tenant ?? section.tenants[0]?.tenantId ?? "");
+  const [tenant, setTenant] = useState(
+    state.values?.limitsTenant ?? section.tenants[0]?.tenantId ?? "",
+  );
   const saved = section.tenants.find((row) => row.tenantId === tenant)?.overrides;
   const defaultOf = (field: IngestLimitField) => {
     const { scope, measure } = INGEST_LIMIT_FIELD_INFO[field];
     return section.defaults[scope][measure];
   };
   const shownValue = (field: IngestLimitField) => {
-    if (state.values && state.values.tenant === tenant) return state.values[field] ?? "";
+    if (state.values && state.values.limitsTenant === tenant) return state.values[field] ?? "";
     const value = saved?.[field];
     return value === null || value === undefined ? "" : String(value);
   };
@@ -35,12 +37,12 @@ export function IngestLimitsForm({ section }: { section: LimitsSectionData }) {
     <div className="form-stack">
       <form action={action} className="key-form" data-testid="ingest-limits-form">
         <label className="field">
-          Tenant
+          Limits for
           <select
-            name="tenant"
+            name="limitsTenant"
             value={tenant}
             onChange={(event) => setTenant(event.target.value)}
-            {...describedBy(state, "tenant")}
+            {...describedBy(state, "limitsTenant")}
           >
             {section.tenants.map((row) => (
               <option key={row.tenantId} value={row.tenantId}>
@@ -48,7 +50,7 @@ export function IngestLimitsForm({ section }: { section: LimitsSectionData }) {
               </option>
             ))}
           </select>
-          <FieldError state={state} name="tenant" />
+          <FieldError state={state} name="limitsTenant" />
         </label>
         {INGEST_LIMIT_FIELDS.map((field) => (
           <label className="field" key={`${tenant}-${field}-${shownValue(field)}`}>

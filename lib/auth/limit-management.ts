@@ -51,7 +51,7 @@ export async function saveLimitsAs(
   if (!viewer.isAdmin) return { error: ADMINS_ONLY };
   const read = readForm(ingestLimitsFormSchema, form);
   if (!read.ok) return read.state;
-  const { tenant, ...values } = read.data;
+  const { limitsTenant: tenant, ...values } = read.data;
   const overrides = Object.fromEntries(
     INGEST_LIMIT_FIELDS.map((field) => [field, (values[field] as number | null) ?? null]),
   ) as IngestLimitOverrides;
@@ -59,7 +59,7 @@ export async function saveLimitsAs(
     await setTenantLimits(tenant, overrides, viewer.userId);
   } catch (error) {
     if (error instanceof UnknownTenantError) {
-      return formError("tenant", "is not a tenant: pick one of the list", typedValues(form));
+      return formError("limitsTenant", "is not a tenant: pick one of the list", typedValues(form));
     }
     throw error;
   }

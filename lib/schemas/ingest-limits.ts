@@ -58,24 +58,24 @@ export const INGEST_LIMIT_FIELD_INFO: Record<
   tenantEventsPerSecond: {
     scope: "tenant",
     measure: "eventsPerSecond",
-    label: "Tenant events per second",
+    label: "Events per second, all keys",
   },
-  tenantBurst: { scope: "tenant", measure: "burst", label: "Tenant burst (events)" },
+  tenantBurst: { scope: "tenant", measure: "burst", label: "Burst in events, all keys" },
   tenantConcurrentRequests: {
     scope: "tenant",
     measure: "concurrentRequests",
-    label: "Tenant concurrent requests",
+    label: "Requests in progress, all keys",
   },
   keyEventsPerSecond: {
     scope: "key",
     measure: "eventsPerSecond",
-    label: "Per key events per second",
+    label: "Events per second, each key",
   },
-  keyBurst: { scope: "key", measure: "burst", label: "Per key burst (events)" },
+  keyBurst: { scope: "key", measure: "burst", label: "Burst in events, each key" },
   keyConcurrentRequests: {
     scope: "key",
     measure: "concurrentRequests",
-    label: "Per key concurrent requests",
+    label: "Requests in progress, each key",
   },
 };
 
@@ -100,7 +100,8 @@ function overrideSchema(measure: keyof IngestLimitSet) {
 
 /** The admin's form (Settings → Ingest keys → Ingest limits): a tenant and its six values. */
 export const ingestLimitsFormSchema = z.object({
-  tenant: z.string().min(1, "is required"),
+  // Not "tenant": the keys page's create form has a field of that name (ids, labels).
+  limitsTenant: z.string().min(1, "is required"),
   ...(Object.fromEntries(
     INGEST_LIMIT_FIELDS.map((field) => [
       field,

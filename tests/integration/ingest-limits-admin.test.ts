@@ -57,7 +57,10 @@ afterAll(async () => {
 
 describe("saving a tenant's ingest limits", () => {
   it("is refused to a maintainer of the tenant", async () => {
-    const state = await saveLimitsAs(maintainer, form({ tenant, tenantEventsPerSecond: "5" }));
+    const state = await saveLimitsAs(
+      maintainer,
+      form({ limitsTenant: tenant, tenantEventsPerSecond: "5" }),
+    );
     expect(state.error).toMatch(/Only an admin/);
     const { rows } = await db.query("SELECT 1 FROM tenant_ingest_limits WHERE tenant_id = $1", [
       tenant,
@@ -68,7 +71,7 @@ describe("saving a tenant's ingest limits", () => {
   it("names the field and the rule of a bad value, and an unknown tenant", async () => {
     const bad = await saveLimitsAs(
       admin,
-      form({ tenant, tenantBurst: "0", keyEventsPerSecond: "1.5" }),
+      form({ limitsTenant: tenant, tenantBurst: "0", keyEventsPerSecond: "1.5" }),
     );
     expect(bad.fieldErrors).toEqual({
       tenantBurst: "must be at least 1",
@@ -76,16 +79,16 @@ describe("saving a tenant's ingest limits", () => {
     });
     const unknown = await saveLimitsAs(
       admin,
-      form({ tenant: `${tenant}-none`, tenantBurst: "10" }),
+      form({ limitsTenant: `${tenant}-none`, tenantBurst: "10" }),
     );
-    expect(unknown.fieldErrors?.tenant).toMatch(/is not a tenant/);
+    expect(unknown.fieldErrors?.limitsTenant).toMatch(/is not a tenant/);
   });
 
   it("applies from the tenant's next request, is audited, and goes back to the defaults", async () => {
     expect((await postBatch(baseUrl, key, batchOf(100))).status).toBe(200);
     const saved = await saveLimitsAs(
       admin,
-      form({ tenant, tenantEventsPerSecond: "10", tenantBurst: "50", keyBurst: "" }),
+      form({ limitsTenant: tenant, tenantEventsPerSecond: "10", tenantBurst: "50", keyBurst: "" }),
     );
     expect(saved.done).toContain(`Ingest limits of tenant ${tenant} saved (2 of its own`);
     const { rows } = await db.query(
@@ -115,7 +118,7 @@ describe("saving a tenant's ingest limits", () => {
       `Tenant "${tenant}" is over its ingest limit of 10 events per second (burst 50)`,
     );
 
-    const reset = await saveLimitsAs(admin, form({ tenant }));
+    const reset = await saveLimitsAs(admin, form({ limitsTenant: tenant }));
     expect(reset.done).toContain("default ingest limits again");
     const gone = await db.query("SELECT 1 FROM tenant_ingest_limits WHERE tenant_id = $1", [
       tenant,
@@ -136,7 +139,7 @@ describe("the keys page's limits section over HTTP", () => {
   });
 
   it("shows an admin the defaults and a tenant's own limits, and a maintainer nothing of them", async () => {
-    await saveLimitsAs(admin, form({ tenant, tenantConcurrentRequests: "7" }));
+    await saveLimitsAs(admin, form({ limitsTenant: tenant, tenantConcurrentRequests: "7" }));
     const page = await (await adminSession.fetch("/settings/keys")).text();
     expect(page).toContain("Ingest limits");
     expect(page).toContain('data-testid="ingest-limits-table"');

@@ -61,7 +61,7 @@ describe("npm run keys", () => {
     const key = created.stdout.trim().split("\n").at(-1) ?? "";
     const shown = await keys("limits", limited);
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toContain("Tenant events per second: 50000 (default)");
+    expect(shown.stdout).toContain("Events per second, all keys: 50000 (default)");
 
     const set = await keys(
       "limits",
@@ -72,9 +72,9 @@ describe("npm run keys", () => {
       "20",
     );
     expect(set.code, set.stderr).toBe(0);
-    expect(set.stdout).toContain("Tenant events per second: 10 (own)");
-    expect(set.stdout).toContain("Tenant burst (events): 20 (own)");
-    expect(set.stdout).toContain("Per key burst (events): 100000 (default)");
+    expect(set.stdout).toContain("Events per second, all keys: 10 (own)");
+    expect(set.stdout).toContain("Burst in events, all keys: 20 (own)");
+    expect(set.stdout).toContain("Burst in events, each key: 100000 (default)");
     const batch = Array.from({ length: 20 }, (_, iteration) => decisionEvent({ iteration }));
     expect((await postBatch(baseUrl, key, batch)).status).toBe(200);
     expect((await postBatch(baseUrl, key, [decisionEvent()])).status).toBe(429);
@@ -85,7 +85,7 @@ describe("npm run keys", () => {
     expect((await keys("limits", `${limited}-none`)).stderr).toMatch(/No tenant/);
 
     const reset = await keys("limits", limited, "--default");
-    expect(reset.stdout).toContain("Tenant burst (events): 100000 (default)");
+    expect(reset.stdout).toContain("Burst in events, all keys: 100000 (default)");
   });
 });
 
