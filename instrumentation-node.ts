@@ -5,7 +5,8 @@
  * `/setup`, which asks for it. Every server also starts the alert evaluator and delivery jobs
  * (lib/alerts/runner.ts) unless ROUTELENS_ALERTS=0 and the backtest worker
  * (lib/backtest/runner.ts) unless ROUTELENS_BACKTESTS=0, on one job queue (lib/jobs/queue.ts),
- * and stops them when told to stop.
+ * and stops them when told to stop. Every server keeps the raw tables' week partitions ready
+ * (lib/db/partitions.ts): at start and once a day.
  *
  * With several server processes on one database (`WEB_CONCURRENCY`, scripts/start.mjs) each of
  * them starts the same jobs; every one of them is safe to run N times over (the comments at the
@@ -25,11 +26,28 @@ export async function registerNode() {
     const processSlot = process.env.ROUTELENS_PROCESS;
     if (processSlot === undefined || processSlot === "1") await announceSetupToken();
   }
+  await keepPartitionsReady();
   await startJobsInBackground();
   // A worker of `npm start` with WEB_CONCURRENCY > 1 tells its supervisor it has started, which
   // counts a worker that exits before this as a failed start rather than a crash to restart.
   const { default: cluster } = await import("node:cluster");
   if (cluster.isWorker) process.send?.({ routelens: "started" });
+}
+
+async function keepPartitionsReady() {
+  const { env } = await import("@/lib/env");
+  if (!env().DATABASE_URL) return;
+  const { getPool } = await import("@/lib/db/client");
+  const { keepPartitionsReady: keep } = await import("@/lib/db/partitions");
+  // Not awaited: an event of a week without its partition waits in the default partition
+  // and moves into its own when that is created.
+  const { stop } = keep(getPool(), (error) => {
+    console.error(
+      "[routelens] week partitions not created:",
+      error instanceof Error ? error.message : error,
+    );
+  });
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, stop);
 }
 
 async function startJobsInBackground() {

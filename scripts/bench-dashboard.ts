@@ -19,6 +19,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import pg from "pg";
 import { migrate } from "@/lib/db/migrate";
+import { createWeekPartitions } from "@/lib/db/partitions";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
@@ -32,7 +33,7 @@ const DATA_DIR = ".data/bench-dashboard";
 const LOCK_FILE = ".data/bench-dashboard.lock";
 const DATABASE = "routelens_bench_dashboard";
 /** Bump when the generated data set changes shape, so old loads are not reused. */
-const DATA_VERSION = 2;
+const DATA_VERSION = 3;
 const TARGET_P95_MS = 300;
 const ITERATIONS_PER_RUN = 10;
 const LONG_RUN_ITERATIONS = 500;
@@ -169,6 +170,13 @@ SELECT $1, 'long-' || it, $2, ($4::text[])[1 + it % 4], 'observe', it, it % 5,
   JOIN bench_palettes p ON p.tenant = $1 AND p.oc = 8 + it % 23 AND p.sc = 1 + it % 6
    AND p.v = CASE WHEN it % 61 = 0 THEN 2 WHEN it % 37 = 0 THEN 1 WHEN it % 89 = 0 THEN 3 ELSE 0 END`;
 
+/** What ingest writes beside every stored event: its id (lib/ingest/event-ids.ts). */
+const INSERT_EVENT_IDS = `
+INSERT INTO event_ids (tenant_id, event_id, ts)
+SELECT tenant_id, event_id, ts FROM decisions
+UNION ALL
+SELECT tenant_id, event_id, ts FROM outcomes`;
+
 const INSERT_OUTCOMES = `
 INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, error, joined)
 SELECT tenant_id, 'o-' || event_id, run_id, role, iteration, ts + interval '1 second', called,
@@ -259,6 +267,8 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
       `INSERT INTO tenants (id, is_demo) SELECT unnest($1::text[]), false ON CONFLICT DO NOTHING`,
       [TENANTS],
     );
+    // The week partitions of the whole range, as a server running through it would have made.
+    await createWeekPartitions(client, new Date(now.getTime() - 31 * 86_400_000), now);
     await timed("built palettes", () => client.query(CREATE_PALETTES, [TENANTS]));
     await timed(`inserted ${regular.toLocaleString("en-US")} decisions`, () =>
       client.query(INSERT_DECISIONS, [regular, TENANTS, now, ROLES, runs]),
@@ -267,6 +277,7 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
       client.query(INSERT_LONG_RUN, [TENANTS[0], LONG_RUN_ID, now, ROLES, LONG_RUN_ITERATIONS]),
     );
     await timed("inserted outcomes", () => client.query(INSERT_OUTCOMES));
+    await timed("filled event_ids", () => client.query(INSERT_EVENT_IDS));
     await timed("filled runs", () => client.query(INSERT_RUNS));
     await timed("filled rollup_minute", () => client.query(INSERT_ROLLUP_MINUTE));
     await timed("filled rollup_hour", () => client.query(INSERT_ROLLUP_HOUR));

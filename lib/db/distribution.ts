@@ -13,6 +13,7 @@
 export const DISTRIBUTED_TABLES = [
   "decisions",
   "outcomes",
+  "event_ids",
   "runs",
   "rollup_minute",
   "rollup_hour",

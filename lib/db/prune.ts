@@ -1,8 +1,13 @@
 /**
- * Retention: deletes raw rows and rollups older than a horizon, in short transactions of a
- * bounded number of rows each, so ingest keeps running while a large prune is under way.
+ * Retention: removes raw rows and rollups older than a horizon. The time-partitioned raw tables
+ * (`decisions`, `outcomes`, lib/db/partitions.ts) lose every week partition that lies wholly
+ * before the horizon at once (DROP TABLE: the same short time whatever its size); rows before
+ * the horizon are deleted only in the week that straddles it and in the default partition. The
+ * other tables are deleted from in short transactions of a bounded number of rows each, so
+ * ingest keeps running while a large prune is under way.
  */
 import type pg from "pg";
+import { listPartitions, PARTITIONED_TABLES } from "./partitions";
 import { TENANT_TABLES, type TenantTableName } from "./tenant-tables";
 
 export interface PruneResult {
@@ -53,7 +58,28 @@ export async function pruneOlderThan(
   const progress = (table: string) => (deleted: number) => onProgress(table, deleted);
 
   const deleted = new Map<TenantTableName, number>();
+  const partitions = await listPartitions(pool);
+  const partitioned = new Set<string>(PARTITIONED_TABLES);
+  for (const table of PARTITIONED_TABLES) {
+    let total = 0;
+    for (const partition of partitions.filter((p) => p.table === table)) {
+      if (partition.to !== null && partition.to.getTime() <= horizon.getTime()) {
+        const dropped = await dropPartition(pool, partition.name);
+        total += dropped;
+        onProgress(table, dropped);
+      } else if (partition.from === null || partition.from.getTime() < horizon.getTime()) {
+        total += await deleteInChunks(
+          pool,
+          chunked(partition.name, "ts"),
+          [horizon],
+          progress(table),
+        );
+      }
+    }
+    deleted.set(table, total);
+  }
   for (const table of TENANT_TABLES) {
+    if (partitioned.has(table.name)) continue;
     // A bucket is removed only when all of it lies before the horizon.
     const before =
       "bucketMs" in table
@@ -75,4 +101,25 @@ export async function pruneOlderThan(
       0,
     ),
   };
+}
+
+/**
+ * Drops one partition of a raw table; returns the rows it held. The partition is locked first,
+ * so the count is of exactly the rows dropped.
+ */
+async function dropPartition(pool: pg.Pool, name: string): Promise<number> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query(`LOCK TABLE "${name}" IN ACCESS EXCLUSIVE MODE`);
+    const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${name}"`);
+    await client.query(`DROP TABLE "${name}"`);
+    await client.query("COMMIT");
+    return Number(rows[0]?.n ?? 0);
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }

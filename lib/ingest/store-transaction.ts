@@ -4,10 +4,11 @@
  * committed together, so a total can never disagree with the rows it sums.
  *
  * Rows go in with COPY (lib/ingest/copy.ts). Idempotency: the transaction first looks up which
- * of its event ids are already stored and copies only the others; the unique (tenant_id,
- * event_id) indexes are the backstop — a concurrent transaction that stored the same id first
- * makes COPY fail, and the caller retries the whole transaction. Rollups are built only from the
- * rows copied, so a duplicate is stored once and counted once.
+ * of its event ids are already stored (`event_ids`, lib/ingest/event-ids.ts) and copies only the
+ * others; the primary key of `event_ids` is the backstop — a concurrent transaction that stored
+ * the same id first makes the insert of the new ids fail, and the caller retries the whole
+ * transaction. Rollups are built only from the rows copied, so a duplicate is stored once and
+ * counted once.
  *
  * Each transaction first takes a transaction-scoped advisory lock per (tenant, run, iteration)
  * it touches — the key decisions and outcomes are joined on — in sorted order, so two
@@ -22,6 +23,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
 import { isUnavailable } from "@/lib/db/unavailable";
 import { DECISION_COLUMNS, decisionsCopyText, OUTCOME_COLUMNS, outcomesCopyText } from "./copy";
+import { insertEventIds } from "./event-ids";
 import type { DecisionRow, OutcomeRow } from "./events";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
 import { aggregateDeltas, type JoinedDecision } from "./rollups";
@@ -69,6 +71,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
       .filter((i) => i.kind === "decision")
       .map((i) => i.row as DecisionRow);
     const newOutcomes = fresh.filter((i) => i.kind === "outcome").map((i) => i.row as OutcomeRow);
+    await insertEventIds(client, [...newDecisions, ...newOutcomes]);
     await insertDecisions(client, newDecisions);
     await insertOutcomes(client, newOutcomes);
     await upsertDecisionToolSizes(client, newDecisions);
@@ -97,23 +100,22 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
  * already stored, as a decision or as an outcome, and whether an outcome is waiting to be
  * joined at the (tenant, run, iteration) of one of them. The advisory locks make both exact
  * for the keys this transaction locked; an event id sent again under another run or iteration
- * by a concurrent transaction surfaces as a unique violation in COPY, and the transaction is
- * retried.
+ * by a concurrent transaction surfaces as a unique violation of `event_ids`, and the
+ * transaction is retried.
  */
 async function lookUpStored(
   client: pg.PoolClient,
   items: StoreInput[],
 ): Promise<{ stored: Set<string>; outcomesWaiting: boolean }> {
   const { rows } = await client.query<{ tenant_id: string | null; event_id: string | null }>(
-    // Written as per-key LATERAL probes so that PostgreSQL walks the unique indexes and the
-    // small outcomes_waiting_idx whatever its statistics say, never scanning a whole table.
+    // Written as per-key LATERAL probes so that PostgreSQL walks the primary key of event_ids
+    // and the small outcomes_waiting_idx whatever its statistics say, never scanning a whole
+    // table.
     `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
                   AS k(tenant_id, event_id, run_id, iteration))
      SELECT k.tenant_id, k.event_id FROM k, LATERAL (
-              SELECT 1 FROM decisions d WHERE d.tenant_id = k.tenant_id AND d.event_id = k.event_id
-              UNION ALL
-              SELECT 1 FROM outcomes o WHERE o.tenant_id = k.tenant_id AND o.event_id = k.event_id
-              LIMIT 1) AS found
+              SELECT 1 FROM event_ids e WHERE e.tenant_id = k.tenant_id AND e.event_id = k.event_id
+              ) AS found
      UNION ALL
      SELECT NULL, NULL
       WHERE EXISTS (SELECT 1 FROM k, LATERAL (

@@ -29,6 +29,7 @@ import {
   joinedDecisionsCopyText,
   joinedOutcomesCopyText,
 } from "@/lib/ingest/copy";
+import { insertEventIds } from "@/lib/ingest/event-ids";
 import {
   type DecisionRow,
   type OutcomeRow,
@@ -147,6 +148,7 @@ async function writeTransaction(
         ranks,
         lookUpStoredEvents,
       );
+      await insertEventIds(client, [...decisions.map((d) => d.row), ...outcomes]);
       await copyRows(
         client,
         `COPY decisions (${JOINED_DECISION_COLUMNS.join(", ")}) FROM STDIN`,
@@ -414,18 +416,21 @@ async function rankRuns(
   if (earlier.length === 0) return ranks;
   const ids = earlier.map((row) => decisionEventId(row.trace_id, row.span_id));
   const iterations = earlier.map((row) => row.iteration);
+  // Found through their run (the raw tables are partitioned by time, and their indexes lead
+  // with the run), whatever the partition.
   const { rows: moved } = await client.query<{ run_id: string }>(
-    `WITH r AS (SELECT * FROM unnest($2::text[], $3::int[]) AS r(event_id, iteration)),
+    `WITH r AS (SELECT * FROM unnest($2::text[], $3::int[], $4::text[]) AS r(event_id, iteration, run_id)),
      d AS (
        UPDATE decisions d SET iteration = r.iteration FROM r
-        WHERE d.tenant_id = $1 AND d.event_id = r.event_id AND d.iteration <> r.iteration
+        WHERE d.tenant_id = $1 AND d.run_id = r.run_id AND d.event_id = r.event_id
+          AND d.iteration <> r.iteration
        RETURNING d.run_id),
      o AS (
        UPDATE outcomes o SET iteration = r.iteration FROM r
-        WHERE o.tenant_id = $1 AND o.event_id = r.event_id || ':called'
+        WHERE o.tenant_id = $1 AND o.run_id = r.run_id AND o.event_id = r.event_id || ':called'
           AND o.iteration <> r.iteration)
      SELECT DISTINCT run_id FROM d`,
-    [tenant, ids, iterations],
+    [tenant, ids, iterations, earlier.map((row) => row.run_id)],
   );
   if (moved.length > 0) {
     await client.query(
@@ -444,7 +449,7 @@ async function rankRuns(
  * outcomes of the new LLM-call spans, at their rank. An event id already stored (sent earlier
  * under a pruned span, or by a v1 sender) is left out: nothing is stored twice. Such an id is
  * rare (the span it is derived from is new), so it is looked up only when `lookUp` is set: on
- * a first attempt the unique (tenant, event id) index refuses it, the transaction is rolled
+ * a first attempt the primary key of event_ids refuses it, the transaction is rolled
  * back, and the retry looks the stored ids up. The look-up costs about 1,000 index probes per
  * export of 500 LLM calls.
  */
@@ -459,13 +464,13 @@ async function deriveEvents(
   const stored = new Set<string>();
   if (lookUp && withDecision.length > 0) {
     const { rows } = await client.query<{ event_id: string }>(
-      `SELECT event_id FROM decisions WHERE tenant_id = $1 AND event_id = ANY($2::text[])
-       UNION ALL
-       SELECT event_id FROM outcomes WHERE tenant_id = $1 AND event_id = ANY($3::text[])`,
+      `SELECT event_id FROM event_ids WHERE tenant_id = $1 AND event_id = ANY($2::text[])`,
       [
         tenant,
-        withDecision.map((c) => decisionEventId(c.traceId, c.spanId)),
-        withDecision.map((c) => outcomeEventId(c.traceId, c.spanId)),
+        withDecision.flatMap((c) => [
+          decisionEventId(c.traceId, c.spanId),
+          outcomeEventId(c.traceId, c.spanId),
+        ]),
       ],
     );
     for (const row of rows) stored.add(row.event_id);

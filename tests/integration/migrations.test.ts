@@ -5,11 +5,21 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MigrationError, migrate, readMigrations } from "@/lib/db/migrate";
+import { decisionEvent } from "@/lib/telemetry/events";
+import { startAppServer } from "@/scripts/lib/app-server";
 import { dropDatabase, ensureDatabase } from "@/scripts/lib/local-postgres";
-import { compareSchema, describeDatabase, describeSchema } from "../support/schema-drift";
+import { seedApiKey } from "@/scripts/lib/seed-key";
+import { postBatch } from "../support/http";
+import {
+  compareSchema,
+  describeDatabase,
+  describePartitions,
+  describeSchema,
+} from "../support/schema-drift";
 
 const migratedUrl = inject("databaseUrl");
 const TOOL_ROLLUP_DAY = "20261204010000_tool_rollup_day";
+const TIME_PARTITIONS = "20261206000000_time_partitions";
 const serverUrl = new URL(migratedUrl);
 
 function databaseUrl(name: string): string {
@@ -182,6 +192,119 @@ describe("tool_rollup_day migration", () => {
   });
 });
 
+describe("time_partitions migration", () => {
+  it("moves every stored decision and outcome into week partitions, and ingest still refuses their ids", async () => {
+    const url = await scratchDatabase("partitions");
+    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
+    await cp("prisma/migrations", dir, { recursive: true });
+    const { rm } = await import("node:fs/promises");
+    await rm(path.join(dir, TIME_PARTITIONS), { recursive: true });
+    await migrate(url, { dir });
+    const key = await seedApiKey(url, "t");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const day = 86_400_000;
+    // A decision and its outcome 2001, 60 and 10 days back, now and 20 hours ahead; the last
+    // outcome is still waiting for a decision of its iteration.
+    const times = [
+      Date.UTC(2001, 0, 1),
+      Date.now() - 60 * day,
+      Date.now() - 10 * day,
+      Date.now(),
+      Date.now() + 20 * 3_600_000,
+    ];
+    try {
+      for (const [i, ms] of times.entries()) {
+        await client.query(
+          `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
+             ts, offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
+             empty_palette_warnings, stage_errors, offered, selected, dropped, trace, warnings,
+             has_outcome, called)
+           VALUES ('t', $1, 'run-1', 'action', 'observe', $2, 0, $3, 2, 1, 1, 40, 0, 0, 0,
+                   '{a,b}', '{a}', '{b}', '[]', '[]', $4, $5)`,
+          [`d-${i}`, i, new Date(ms), i < 4, i < 4 ? ["a"] : []],
+        );
+        await client.query(
+          `INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, joined)
+           VALUES ('t', $1, 'run-1', 'action', $2, $3, '{a}', $4)`,
+          [`o-${i}`, i, new Date(ms + 1_000), i < 4],
+        );
+      }
+      await client.query(
+        "UPDATE decisions SET has_outcome = false, called = '{}', iteration = 9 WHERE iteration = 4",
+      );
+      const snapshot = async () =>
+        (
+          await client.query(
+            `SELECT (SELECT md5(string_agg(d::text, '|' ORDER BY id)) FROM decisions d) AS decisions,
+                    (SELECT md5(string_agg(o::text, '|' ORDER BY id)) FROM outcomes o) AS outcomes,
+                    (SELECT count(*)::int FROM decisions) + (SELECT count(*)::int FROM outcomes) AS n`,
+          )
+        ).rows[0];
+      const before = await snapshot();
+      expect(before.n).toBe(10);
+
+      await cp(path.join("prisma/migrations", TIME_PARTITIONS), path.join(dir, TIME_PARTITIONS), {
+        recursive: true,
+      });
+      await migrate(url, { dir });
+      expect(await snapshot()).toEqual(before);
+      const placed = await client.query<{ event_id: string; part: string }>(
+        `SELECT event_id, tableoid::regclass::text AS part FROM decisions ORDER BY iteration`,
+      );
+      // 2001 is beyond a year back: the default partition; the others their own weeks.
+      expect(placed.rows[0]).toEqual({ event_id: "d-0", part: "decisions_default" });
+      for (const row of placed.rows.slice(1)) expect(row.part).toMatch(/^decisions_p\d{8}$/);
+      expect(new Set(placed.rows.slice(1).map((r) => r.part)).size).toBeGreaterThanOrEqual(3);
+      const ids = await client.query("SELECT count(*)::int AS n FROM event_ids");
+      expect(ids.rows[0].n).toBe(10);
+
+      // Ingest on the migrated database: the stored ids are duplicates, whatever the
+      // timestamp they come with; the waiting outcome is joined to a new decision; new ids
+      // are stored after the moved rows' ids.
+      const app = await startAppServer({ databaseUrl: url });
+      try {
+        const resent = times.map((ms, i) =>
+          decisionEvent({
+            event_id: `d-${i}`,
+            run_id: "run-1",
+            iteration: i,
+            timestamp: new Date(i % 2 ? ms : Date.now()).toISOString(),
+            tenant_id: "t",
+          }),
+        );
+        const response = await postBatch(app.baseUrl, key, resent);
+        expect(response.status).toBe(200);
+        const body = await response.json();
+        expect(body.successes.map((s: { status: number }) => s.status)).toEqual(
+          resent.map(() => 200),
+        );
+        const fresh = decisionEvent({ run_id: "run-1", iteration: 4, tenant_id: "t" });
+        expect((await postBatch(app.baseUrl, key, [fresh])).status).toBe(200);
+      } finally {
+        await app.stop();
+      }
+      const after = await client.query(
+        `SELECT (SELECT count(*)::int FROM decisions) AS decisions,
+                (SELECT count(*)::int FROM outcomes) AS outcomes,
+                (SELECT count(*)::int FROM outcomes WHERE NOT joined) AS waiting,
+                (SELECT has_outcome FROM decisions WHERE event_id NOT LIKE 'd-%') AS joined,
+                (SELECT min(id)::int FROM decisions WHERE event_id NOT LIKE 'd-%') >
+                  (SELECT max(id)::int FROM decisions WHERE event_id LIKE 'd-%') AS ids_follow`,
+      );
+      expect(after.rows[0]).toEqual({
+        decisions: 6,
+        outcomes: 5,
+        waiting: 0,
+        joined: true,
+        ids_follow: true,
+      });
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describe("schema drift", () => {
   let client: pg.Client;
   let schemaText: string;
@@ -199,6 +322,40 @@ describe("schema drift", () => {
   it("the migrated database matches schema.prisma exactly", async () => {
     const drift = compareSchema(describeSchema(schemaText), await describeDatabase(client));
     expect(drift).toEqual({ missingInDatabase: [], notInSchema: [] });
+  });
+
+  it("gives every partition of a partitioned table its parent's columns and indexes", async () => {
+    const { rows } = await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_inherits i
+         JOIN pg_class p ON p.oid = i.inhparent AND p.relkind = 'p'
+        WHERE p.relname IN ('decisions', 'outcomes')`,
+    );
+    // The default partitions and at least the weeks around now.
+    expect(rows[0]?.n).toBeGreaterThanOrEqual(2 * 7);
+    expect(await describePartitions(client)).toEqual([]);
+  });
+
+  it("detects a partition that lacks an index of its parent", async () => {
+    await client.query("BEGIN");
+    try {
+      await client.query(
+        `CREATE TABLE drift_probe_parent (tenant_id text NOT NULL, ts timestamptz NOT NULL)
+           PARTITION BY RANGE (ts)`,
+      );
+      await client.query(
+        "CREATE TABLE drift_probe_part (tenant_id text NOT NULL, ts timestamptz NOT NULL)",
+      );
+      await client.query(
+        `ALTER TABLE drift_probe_parent ATTACH PARTITION drift_probe_part
+           FOR VALUES FROM ('2026-01-01') TO ('2026-02-01')`,
+      );
+      await client.query("CREATE INDEX drift_probe_idx ON ONLY drift_probe_parent (tenant_id)");
+      expect(await describePartitions(client)).toEqual([
+        "index drift_probe_idx missing for drift_probe_part",
+      ]);
+    } finally {
+      await client.query("ROLLBACK");
+    }
   });
 
   it("detects a field added to schema.prisma without a migration", async () => {

@@ -136,7 +136,11 @@ export function describeSchema(schemaText: string): string[] {
   return lines.sort();
 }
 
-/** The same lines, read from the live database (everything but Prisma's own table). */
+/**
+ * The same lines, read from the live database (everything but Prisma's own table). A
+ * partitioned table is described by its parent; its partitions are checked by
+ * `describePartitions`.
+ */
 export async function describeDatabase(client: pg.Client): Promise<string[]> {
   const lines: string[] = [];
   const columns = await client.query<{
@@ -150,7 +154,7 @@ export async function describeDatabase(client: pg.Client): Promise<string[]> {
            format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null,
            pg_get_expr(d.adbin, d.adrelid) AS default_expr
       FROM pg_attribute a
-      JOIN pg_class c ON c.oid = a.attrelid AND c.relkind = 'r'
+      JOIN pg_class c ON c.oid = a.attrelid AND c.relkind IN ('r', 'p') AND NOT c.relispartition
       JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
       LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      WHERE a.attnum > 0 AND NOT a.attisdropped AND c.relname <> '_prisma_migrations'`);
@@ -179,12 +183,46 @@ export async function describeDatabase(client: pg.Client): Promise<string[]> {
       JOIN pg_class t ON t.oid = x.indrelid
       JOIN pg_class i ON i.oid = x.indexrelid
       JOIN pg_namespace n ON n.oid = t.relnamespace AND n.nspname = current_schema()
-     WHERE t.relname <> '_prisma_migrations'`);
+     WHERE t.relname <> '_prisma_migrations' AND NOT t.relispartition`);
   for (const row of indexes.rows) {
     const kind = row.is_primary ? "primary" : row.is_unique ? "unique" : "index";
     lines.push(`${kind} ${row.table_name}.${row.index_name} (${row.columns.join(", ")})`);
   }
   return lines.sort();
+}
+
+/**
+ * What a partition lacks of its parent: one line per column whose type or nullability differs
+ * and per index of the parent with no index of the partition attached to it. Empty when every
+ * partition matches its parent.
+ */
+export async function describePartitions(client: pg.Client): Promise<string[]> {
+  const { rows } = await client.query<{ problem: string }>(`
+    WITH parts AS (
+      SELECT i.inhparent AS parent, i.inhrelid AS part FROM pg_inherits i
+        JOIN pg_class p ON p.oid = i.inhparent AND p.relkind = 'p'
+        JOIN pg_namespace n ON n.oid = p.relnamespace AND n.nspname = current_schema())
+    SELECT format('column %s.%s %s %s', c.relname, pa.attname,
+                  format_type(pa.atttypid, pa.atttypmod),
+                  CASE WHEN pa.attnotnull THEN 'not null' ELSE 'null' END) AS problem
+      FROM parts
+      JOIN pg_class c ON c.oid = parts.part
+      JOIN pg_attribute pa ON pa.attrelid = parts.parent AND pa.attnum > 0 AND NOT pa.attisdropped
+      LEFT JOIN pg_attribute ca ON ca.attrelid = parts.part AND ca.attname = pa.attname
+                               AND NOT ca.attisdropped
+     WHERE ca.attname IS NULL OR ca.atttypid <> pa.atttypid OR ca.atttypmod <> pa.atttypmod
+        OR ca.attnotnull <> pa.attnotnull
+    UNION ALL
+    SELECT format('index %s missing for %s', pi.relname, c.relname)
+      FROM parts
+      JOIN pg_class c ON c.oid = parts.part
+      JOIN pg_index px ON px.indrelid = parts.parent
+      JOIN pg_class pi ON pi.oid = px.indexrelid
+     WHERE NOT EXISTS (
+       SELECT 1 FROM pg_inherits ii JOIN pg_index cx ON cx.indexrelid = ii.inhrelid
+        WHERE ii.inhparent = px.indexrelid AND cx.indrelid = parts.part)
+     ORDER BY 1`);
+  return rows.map((row) => row.problem);
 }
 
 export interface Drift {

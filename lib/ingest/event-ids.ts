@@ -1,0 +1,28 @@
+/**
+ * `event_ids`: one row per stored decision or outcome, primary key (tenant_id, event_id). The
+ * raw tables are partitioned by time, and a partitioned table's unique index must contain its
+ * partition key, so this table is what keeps an event id stored once per tenant whatever its
+ * timestamp. Every writer of `decisions` or `outcomes` adds the rows' keys here in the same
+ * transaction: an id already stored, or being stored by a concurrent transaction, makes the
+ * insert fail with a unique violation (after that transaction commits), and the writer retries
+ * and then finds the id stored.
+ */
+import type pg from "pg";
+
+export interface EventKey {
+  tenant_id: string;
+  event_id: string;
+  ts: string;
+}
+
+export async function insertEventIds(
+  client: pg.PoolClient,
+  events: readonly EventKey[],
+): Promise<void> {
+  if (events.length === 0) return;
+  await client.query(
+    `INSERT INTO event_ids (tenant_id, event_id, ts)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[])`,
+    [events.map((e) => e.tenant_id), events.map((e) => e.event_id), events.map((e) => e.ts)],
+  );
+}
