@@ -30,6 +30,7 @@ import path from "node:path";
 import pg from "pg";
 import { PgBoss } from "pg-boss";
 import { migrate } from "@/lib/db/migrate";
+import { createWeekPartitions } from "@/lib/db/partitions";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
@@ -43,7 +44,7 @@ const DATA_DIR = ".data/bench-backtest";
 const LOCK_FILE = ".data/bench-backtest.lock";
 const DATABASE = "routelens_bench_backtest";
 /** Bump when the generated data set changes shape, so old loads are not reused. */
-const DATA_VERSION = 1;
+const DATA_VERSION = 2;
 const TENANT = "bench-backtest";
 const OTHER_TENANT = "bench-neighbour";
 const ROLES = ["action", "reasoning", "reflection"];
@@ -174,6 +175,12 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     await client.query("SET synchronous_commit = off");
     const now = new Date();
     await client.query("INSERT INTO tenants (id) VALUES ($1), ($2)", [TENANT, OTHER_TENANT]);
+    // The week partitions of the window, as a server running through it would have made.
+    await createWeekPartitions(
+      client,
+      new Date(now.getTime() - (WINDOW_DAYS + 2) * 86_400_000),
+      now,
+    );
     await timed("built the recorded shapes", CREATE_SHAPES, [TOOLS]);
     await timed(
       `inserted ${decisions.toLocaleString("en-US")} decisions of ${TENANT}`,
