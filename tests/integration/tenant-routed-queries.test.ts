@@ -167,8 +167,9 @@ const boundToOneTenant = (scan: RawScan) => scan.conditions.some((c) => ONE_TENA
 /** Bound to a key's tenant, on the scan itself or by the join that feeds it its keys. */
 function boundToKeyTenant(scan: RawScan, joins: string[]): boolean {
   if (boundToOneTenant(scan) || scan.conditions.some((c) => KEYED_TENANT.test(c))) return true;
-  // A partition's scan is aliased `d_1`, `d_2`, … while the join above it names `d`.
-  const alias = `(?:${scan.alias}|${scan.alias.replace(/_\d+$/, "")})`;
+  // The scans of a partitioned table's partitions are aliased `d_1`, `d_2`, …, and the join
+  // above their Append names `d` or another `d_<n>`.
+  const alias = `${scan.alias.replace(/_\d+$/, "")}(?:_\\d+)?`;
   const own = new RegExp(
     `\\b${alias}\\.tenant_id\\)?(?:::[a-z ]+)?\\s*=\\s*\\(?\\w+\\.tenant_id\\b|` +
       `\\b\\w+\\.tenant_id\\)?(?:::[a-z ]+)?\\s*=\\s*\\(?${alias}\\.tenant_id\\b`,
@@ -221,11 +222,12 @@ async function explainRecorded(): Promise<Explained[]> {
   return result;
 }
 
-function describeStatement({ statement, scans }: Explained): string {
+function describeStatement({ statement, scans, joins }: Explained): string {
   const unbound = scans
     .map((s) => `${s.nodeType} on ${s.relation}: ${s.conditions.join(" | ") || "(no condition)"}`)
     .join("\n    ");
-  return `[${statement.phase}] ${statement.text.replace(/\s+/g, " ").slice(0, 400)}\n    ${unbound}`;
+  const joined = joins.length > 0 ? `\n    joins: ${joins.join(" | ")}` : "";
+  return `[${statement.phase}] ${statement.text.replace(/\s+/g, " ").slice(0, 400)}\n    ${unbound}${joined}`;
 }
 
 /** A run of `TENANT` sent as decisions and outcomes (v1 ingest), with issues to mark. */
