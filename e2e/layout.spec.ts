@@ -2,8 +2,8 @@
  * Layout at 1280 px: no page scrolls sideways, and no card (panel) or table inside one is
  * wider than the room it has, so no column is cut off. The spec's tenant has what makes pages
  * wide: a long run id, long config versions (the rollouts group headers), two modes, harmful
- * drops, warnings and a run with several roles. A second tenant holds one decision with the
- * eight-digit token total that once broke the overview tile across two lines.
+ * drops, warnings, a run with several roles and a backtest. A second tenant holds one
+ * decision with the eight-digit token total that once broke the overview tile across two lines.
  */
 import { randomUUID } from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
@@ -65,7 +65,27 @@ test.beforeAll(async () => {
     decisionEvent({ timestamp: new Date(now - 60_000).toISOString(), dropped_tokens: LARGE_TOTAL }),
   ]);
   await insertFiringRule(now);
+  await insertCancelledBacktest(now);
 });
+
+/**
+ * A backtest of the tenant over its last week, cancelled half-way, so the backtests list has
+ * a row of its own whichever specs ran before this one.
+ */
+async function insertCancelledBacktest(now: number) {
+  const db = new pg.Client({ connectionString: e2eDatabaseUrl() });
+  await db.connect();
+  try {
+    await db.query(
+      `INSERT INTO backtests (id, tenant_id, roles, window_from, window_to, candidate, candidate_version,
+         threshold_percent, state, replayed, estimated_total, started_at, finished_at)
+       VALUES ($1, $2, $3, $4, $5, '{}', $6, 5, 'cancelled', 12, 24, $5, $5)`,
+      [randomUUID(), TENANT, ROLES, new Date(now - 7 * 86_400_000), new Date(now), CONFIGS[1]],
+    );
+  } finally {
+    await db.end();
+  }
+}
 
 /** An alert rule of the tenant with a long name and webhook, firing, with one delivery attempt. */
 async function insertFiringRule(now: number) {
