@@ -7,8 +7,9 @@
  * becomes a supervisor (Node's `node:cluster`): it forks N workers, each of which runs
  * `next start` on the same port — the supervisor holds the listening socket and hands incoming
  * connections to the workers in turn (round robin). Every worker gets this process's Node flags
- * (`--max-semi-space-size=16` from package.json), its environment, and `PGAPPNAME`
- * `routelens-<n>` unless one is set, so `pg_stat_activity` tells the workers' connections apart.
+ * (`--max-semi-space-size=16 --heap-growing-percent=100` from package.json), its environment,
+ * and `PGAPPNAME` `routelens-<n>` unless one is set, so `pg_stat_activity` tells the workers'
+ * connections apart.
  *
  * A worker serves once it listens and its start-up (`instrumentation-node.ts`, which tells
  * this process over the cluster channel) has finished. A worker that exits after it started
