@@ -18,11 +18,10 @@ import {
   updateRuleAs,
 } from "@/lib/auth/alert-management";
 import { createApiKey } from "@/lib/keys";
-import type { TenantRole } from "@/lib/schemas/accounts";
 import { decisionEvent } from "@/lib/telemetry/events";
-import { createTestUser } from "../support/accounts";
 import { postBatch } from "../support/http";
 import { deleteTenantRows } from "../support/tenant-rows";
+import { formData, testViewer } from "../support/viewers";
 
 const databaseUrl = inject("databaseUrl");
 const baseUrl = inject("baseUrl");
@@ -30,25 +29,6 @@ const run = Date.now().toString(36);
 const tenantA = `rules-a-${run}`;
 const tenantB = `rules-b-${run}`;
 const db = new pg.Client({ connectionString: databaseUrl });
-
-async function testViewer(roles: Record<string, TenantRole>, isAdmin = false): Promise<Viewer> {
-  const user = await createTestUser(databaseUrl, { roles, isAdmin });
-  return {
-    userId: user.id,
-    email: user.email,
-    name: user.email,
-    isAdmin,
-    roles: new Map(Object.entries(roles)),
-  };
-}
-
-function form(fields: Record<string, string | string[]>): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    for (const item of Array.isArray(value) ? value : [value]) data.append(name, item);
-  }
-  return data;
-}
 
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 let receiver: Server;
@@ -63,10 +43,10 @@ beforeAll(async () => {
   await db.connect();
   await createApiKey(tenantA);
   await createApiKey(tenantB);
-  admin = await testViewer({}, true);
-  maintainerA = await testViewer({ [tenantA]: "maintainer" });
-  viewerA = await testViewer({ [tenantA]: "viewer" });
-  maintainerB = await testViewer({ [tenantB]: "maintainer" });
+  admin = await testViewer(databaseUrl, {}, true);
+  maintainerA = await testViewer(databaseUrl, { [tenantA]: "maintainer" });
+  viewerA = await testViewer(databaseUrl, { [tenantA]: "viewer" });
+  maintainerB = await testViewer(databaseUrl, { [tenantB]: "maintainer" });
   receiver = createServer((request, response) => {
     let body = "";
     request.on("data", (chunk) => (body += chunk));
@@ -109,7 +89,7 @@ async function auditRows(action: string, tenant: string | null) {
 
 describe("alert rules: who may change them", () => {
   it("a maintainer creates a rule of their tenant; the webhook's secret is shown once and audited", async () => {
-    const state = await createRuleAs(maintainerA, form(ruleFields()));
+    const state = await createRuleAs(maintainerA, formData(ruleFields()));
     expect(state.error).toBeUndefined();
     expect(state.fieldErrors).toBeUndefined();
     expect(state.secrets).toHaveLength(1);
@@ -128,27 +108,27 @@ describe("alert rules: who may change them", () => {
   });
 
   it("a viewer of the tenant, or a maintainer of another, cannot create, change or delete its rules", async () => {
-    expect((await createRuleAs(viewerA, form(ruleFields()))).fieldErrors?.tenant).toMatch(
+    expect((await createRuleAs(viewerA, formData(ruleFields()))).fieldErrors?.tenant).toMatch(
       /^Tenant is not one whose alert rules you manage/,
     );
-    expect((await createRuleAs(maintainerB, form(ruleFields()))).fieldErrors?.tenant).toMatch(
+    expect((await createRuleAs(maintainerB, formData(ruleFields()))).fieldErrors?.tenant).toMatch(
       /^Tenant is not one/,
     );
-    const created = await createRuleAs(maintainerA, form(ruleFields({ name: "Kept" })));
+    const created = await createRuleAs(maintainerA, formData(ruleFields({ name: "Kept" })));
     for (const other of [viewerA, maintainerB]) {
-      expect((await deleteRuleAs(other, form({ id: created.ruleId as string }))).error).toMatch(
+      expect((await deleteRuleAs(other, formData({ id: created.ruleId as string }))).error).toMatch(
         /^No such rule/,
       );
       expect(
         (
           await updateRuleAs(
             other,
-            form({ ...ruleFields({ name: "Taken" }), id: created.ruleId as string }),
+            formData({ ...ruleFields({ name: "Taken" }), id: created.ruleId as string }),
           )
         ).error,
       ).toMatch(/^No such rule/);
       expect(
-        (await muteRuleAs(other, form({ id: created.ruleId as string, mutedUntil: "" }))).error,
+        (await muteRuleAs(other, formData({ id: created.ruleId as string, mutedUntil: "" }))).error,
       ).toMatch(/^No such rule/);
     }
     const { rows } = await db.query("SELECT name FROM alert_rules WHERE id = $1", [created.ruleId]);
@@ -157,21 +137,21 @@ describe("alert rules: who may change them", () => {
 
   it("only admins make rules over every tenant", async () => {
     expect(
-      (await createRuleAs(maintainerA, form(ruleFields({ tenant: "*", channelUrl: [] }))))
+      (await createRuleAs(maintainerA, formData(ruleFields({ tenant: "*", channelUrl: [] }))))
         .fieldErrors?.tenant,
     ).toMatch(/only admins/);
-    const state = await createRuleAs(admin, form(ruleFields({ tenant: "*", channelUrl: [] })));
+    const state = await createRuleAs(admin, formData(ruleFields({ tenant: "*", channelUrl: [] })));
     const { rows } = await db.query("SELECT tenant_id FROM alert_rules WHERE id = $1", [
       state.ruleId,
     ]);
     expect(rows).toEqual([{ tenant_id: null }]);
-    await deleteRuleAs(admin, form({ id: state.ruleId as string }));
+    await deleteRuleAs(admin, formData({ id: state.ruleId as string }));
   });
 
   it("refuses a bad rule naming the field and the rule, and types the form back", async () => {
     const state = await createRuleAs(
       maintainerA,
-      form(ruleFields({ windowMinutes: "2", channelUrl: ["ftp://x"] })),
+      formData(ruleFields({ windowMinutes: "2", channelUrl: ["ftp://x"] })),
     );
     expect(state.fieldErrors).toEqual({
       windowMinutes: "Window must be between 5 minutes and 24 hours (5–1440 minutes)",
@@ -185,7 +165,7 @@ describe("alert rules: editing, muting, deleting", () => {
   it("an edit keeps a listed channel's secret, gives a new channel its own and drops the rest", async () => {
     const created = await createRuleAs(
       maintainerA,
-      form(
+      formData(
         ruleFields({ channelKind: ["webhook", "webhook"], channelUrl: [hookUrl, `${hookUrl}/2`] }),
       ),
     );
@@ -196,7 +176,7 @@ describe("alert rules: editing, muting, deleting", () => {
     const first = before[0];
     const edited = await updateRuleAs(
       maintainerA,
-      form({
+      formData({
         ...ruleFields({
           threshold: "7",
           channelKind: ["webhook", "slack"],
@@ -228,7 +208,7 @@ describe("alert rules: editing, muting, deleting", () => {
     expect(await auditRows("alert-rule-changed", tenantA)).toHaveLength(1);
     const moved = await updateRuleAs(
       admin,
-      form({ ...ruleFields({ tenant: tenantB }), id: created.ruleId as string }),
+      formData({ ...ruleFields({ tenant: tenantB }), id: created.ruleId as string }),
     );
     expect(moved.fieldErrors).toEqual({
       tenant: "Tenant of a saved rule cannot be changed: create a new rule for the other tenant",
@@ -236,21 +216,21 @@ describe("alert rules: editing, muting, deleting", () => {
   });
 
   it("mutes until a future moment, unmutes, and audits both", async () => {
-    const created = await createRuleAs(maintainerA, form(ruleFields({ name: "Muted" })));
+    const created = await createRuleAs(maintainerA, formData(ruleFields({ name: "Muted" })));
     const id = created.ruleId as string;
     expect(
-      (await muteRuleAs(maintainerA, form({ id, mutedUntil: "2000-01-01T00:00:00Z" }))).fieldErrors
-        ?.mutedUntil,
+      (await muteRuleAs(maintainerA, formData({ id, mutedUntil: "2000-01-01T00:00:00Z" })))
+        .fieldErrors?.mutedUntil,
     ).toMatch(/^Muted until must be in the future/);
     const until = new Date(Date.now() + 3_600_000);
     expect(
-      (await muteRuleAs(maintainerA, form({ id, mutedUntil: until.toISOString() }))).done,
+      (await muteRuleAs(maintainerA, formData({ id, mutedUntil: until.toISOString() }))).done,
     ).toMatch(/muted until/);
     const { rows: muted } = await db.query("SELECT muted_until FROM alert_rules WHERE id = $1", [
       id,
     ]);
     expect(muted[0].muted_until.getTime()).toBe(until.getTime());
-    await muteRuleAs(maintainerA, form({ id, mutedUntil: "" }));
+    await muteRuleAs(maintainerA, formData({ id, mutedUntil: "" }));
     const { rows: unmuted } = await db.query("SELECT muted_until FROM alert_rules WHERE id = $1", [
       id,
     ]);
@@ -262,10 +242,10 @@ describe("alert rules: editing, muting, deleting", () => {
   });
 
   it("deletes a rule with its channels; audited", async () => {
-    const created = await createRuleAs(maintainerA, form(ruleFields({ name: "Gone" })));
-    expect((await deleteRuleAs(maintainerA, form({ id: created.ruleId as string }))).done).toMatch(
-      /deleted/,
-    );
+    const created = await createRuleAs(maintainerA, formData(ruleFields({ name: "Gone" })));
+    expect(
+      (await deleteRuleAs(maintainerA, formData({ id: created.ruleId as string }))).done,
+    ).toMatch(/deleted/);
     const { rows } = await db.query(
       "SELECT count(*)::int AS n FROM alert_channels WHERE rule_id = $1",
       [created.ruleId],
@@ -341,7 +321,7 @@ describe("alert rules: the form's now and send test", () => {
   it("sends a signed test message and logs its attempt; a failing receiver is reported", async () => {
     const created = await createRuleAs(
       maintainerA,
-      form(
+      formData(
         ruleFields({
           name: "Tested",
           channelKind: ["webhook", "webhook"],
@@ -350,7 +330,7 @@ describe("alert rules: the form's now and send test", () => {
       ),
     );
     const before = received.length;
-    const state = await sendTestAs(maintainerA, form({ id: created.ruleId as string }));
+    const state = await sendTestAs(maintainerA, formData({ id: created.ruleId as string }));
     expect(state.error).toMatch(
       /^Test not delivered\. .*\/hook: delivered \(200, \d+ ms\); .*\/broken: failed \(answered 500, \d+ ms\)$/,
     );
@@ -370,7 +350,7 @@ describe("alert rules: the form's now and send test", () => {
       { kind: "test", status: "delivered", status_code: 200 },
       { kind: "test", status: "failed", status_code: 500 },
     ]);
-    expect((await sendTestAs(viewerA, form({ id: created.ruleId as string }))).error).toMatch(
+    expect((await sendTestAs(viewerA, formData({ id: created.ruleId as string }))).error).toMatch(
       /^No such rule/,
     );
   });

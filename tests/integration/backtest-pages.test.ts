@@ -21,9 +21,9 @@ import {
 } from "@/lib/backtest/types";
 import { storeRoutingConfig } from "@/lib/configs/store";
 import { createApiKey } from "@/lib/keys";
-import type { TenantRole } from "@/lib/schemas/accounts";
-import { createTestUser, type SignedIn, signedInUser } from "../support/accounts";
+import { type SignedIn, signedInUser } from "../support/accounts";
 import { deleteTenantRows } from "../support/tenant-rows";
+import { formData, testViewer } from "../support/viewers";
 
 const databaseUrl = inject("databaseUrl");
 const baseUrl = inject("baseUrl");
@@ -34,25 +34,6 @@ const db = new pg.Client({ connectionString: databaseUrl });
 const doneA = randomUUID();
 const doneB = randomUUID();
 const runningA = randomUUID();
-
-async function testViewer(roles: Record<string, TenantRole>, isAdmin = false): Promise<Viewer> {
-  const user = await createTestUser(databaseUrl, { roles, isAdmin });
-  return {
-    userId: user.id,
-    email: user.email,
-    name: user.email,
-    isAdmin,
-    roles: new Map(Object.entries(roles)),
-  };
-}
-
-function form(fields: Record<string, string | string[]>): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) {
-    for (const item of Array.isArray(value) ? value : [value]) data.append(name, item);
-  }
-  return data;
-}
 
 const CANDIDATE = {
   roleTools: { action: ["search_docs", "create_ticket"] },
@@ -190,9 +171,9 @@ beforeAll(async () => {
   await db.connect();
   await createApiKey(tenantA);
   await createApiKey(tenantB);
-  maintainerA = await testViewer({ [tenantA]: "maintainer" });
-  viewerA = await testViewer({ [tenantA]: "viewer" });
-  admin = await testViewer({}, true);
+  maintainerA = await testViewer(databaseUrl, { [tenantA]: "maintainer" });
+  viewerA = await testViewer(databaseUrl, { [tenantA]: "viewer" });
+  admin = await testViewer(databaseUrl, {}, true);
   await insertBacktest(doneA, tenantA, "done", designedResult(tenantA));
   await insertBacktest(doneB, tenantB, "done", designedResult(tenantB));
   await insertBacktest(runningA, tenantA, "running", null);
@@ -208,7 +189,7 @@ afterAll(async () => {
 describe("starting a backtest", () => {
   it("a maintainer starts one with a pasted config; it is stored queued and audited", async () => {
     const before = Date.now();
-    const state = await startBacktestAs(maintainerA, form(startFields({ roles: ["action"] })));
+    const state = await startBacktestAs(maintainerA, formData(startFields({ roles: ["action"] })));
     expect(state.fieldErrors).toBeUndefined();
     expect(state.error).toBeUndefined();
     expect(state.backtestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -246,7 +227,7 @@ describe("starting a backtest", () => {
     expect(saved.status).toBe("saved");
     const state = await startBacktestAs(
       maintainerA,
-      form(
+      formData(
         startFields({
           candidateSource: "stored",
           candidateVersion: read.version,
@@ -270,9 +251,9 @@ describe("starting a backtest", () => {
   });
 
   it("refuses a viewer, and a tenant the maintainer does not maintain, by the tenant field", async () => {
-    const viewer = await startBacktestAs(viewerA, form(startFields()));
+    const viewer = await startBacktestAs(viewerA, formData(startFields()));
     expect(viewer.fieldErrors?.tenant).toMatch(/pick a tenant you maintain/);
-    const other = await startBacktestAs(maintainerA, form(startFields({ tenant: tenantB })));
+    const other = await startBacktestAs(maintainerA, formData(startFields({ tenant: tenantB })));
     expect(other.fieldErrors?.tenant).toMatch(/pick a tenant you maintain/);
     expect(other.backtestId).toBeUndefined();
   });
@@ -280,14 +261,14 @@ describe("starting a backtest", () => {
   it("names the field and the rule of every refusal, and keeps what was typed", async () => {
     const notJson = await startBacktestAs(
       maintainerA,
-      form(startFields({ candidateJson: "{roleTools:" })),
+      formData(startFields({ candidateJson: "{roleTools:" })),
     );
     expect(notJson.fieldErrors?.candidateJson).toMatch(/^Candidate: not valid JSON/);
     expect(notJson.values?.candidateJson).toBe("{roleTools:");
 
     const badConfig = await startBacktestAs(
       maintainerA,
-      form(
+      formData(
         startFields({ candidateJson: JSON.stringify({ roleTools: { action: "search_docs" } }) }),
       ),
     );
@@ -295,7 +276,7 @@ describe("starting a backtest", () => {
 
     const tooLong = await startBacktestAs(
       maintainerA,
-      form(
+      formData(
         startFields({
           window: "custom",
           from: "2026-01-01T00:00:00Z",
@@ -305,18 +286,21 @@ describe("starting a backtest", () => {
     );
     expect(tooLong.fieldErrors?.to).toBe("the window must be at most 30 days");
 
-    const noBounds = await startBacktestAs(maintainerA, form(startFields({ window: "custom" })));
+    const noBounds = await startBacktestAs(
+      maintainerA,
+      formData(startFields({ window: "custom" })),
+    );
     expect(noBounds.fieldErrors?.from).toMatch(/^From is required/);
 
     const noStored = await startBacktestAs(
       maintainerA,
-      form(startFields({ candidateSource: "stored", candidateVersion: "no-such-version" })),
+      formData(startFields({ candidateSource: "stored", candidateVersion: "no-such-version" })),
     );
     expect(noStored.fieldErrors?.candidateVersion).toMatch(/no stored config/);
 
     const threshold = await startBacktestAs(
       maintainerA,
-      form(startFields({ thresholdPercent: "80" })),
+      formData(startFields({ thresholdPercent: "80" })),
     );
     expect(threshold.fieldErrors?.thresholdPercent).toMatch(/at most 50/);
   });
@@ -326,19 +310,21 @@ describe("cancelling a backtest", () => {
   it("a maintainer cancels a queued one at once; the audit log says who", async () => {
     const id = randomUUID();
     await insertBacktest(id, tenantA, "queued", null);
-    expect((await cancelBacktestAs(viewerA, form({ id }))).error).toMatch(/No such backtest/);
-    const state = await cancelBacktestAs(maintainerA, form({ id }));
+    expect((await cancelBacktestAs(viewerA, formData({ id }))).error).toMatch(/No such backtest/);
+    const state = await cancelBacktestAs(maintainerA, formData({ id }));
     expect(state.done).toBe("Cancelled before it started.");
     const { rows } = await db.query("SELECT state FROM backtests WHERE id = $1", [id]);
     expect(rows[0]?.state).toBe("cancelled");
     expect((await auditRows("backtest-cancelled", tenantA)).map((row) => row.target)).toContain(id);
     // Once finished there is nothing to cancel.
-    expect((await cancelBacktestAs(maintainerA, form({ id }))).error).toMatch(/already cancelled/);
+    expect((await cancelBacktestAs(maintainerA, formData({ id }))).error).toMatch(
+      /already cancelled/,
+    );
   });
 
   it("a running one becomes cancelling; another tenant's is answered as absent", async () => {
-    expect((await cancelBacktestAs(admin, form({ id: runningA }))).done).toMatch(/^Cancelling/);
-    expect((await cancelBacktestAs(maintainerA, form({ id: doneB }))).error).toMatch(
+    expect((await cancelBacktestAs(admin, formData({ id: runningA }))).done).toMatch(/^Cancelling/);
+    expect((await cancelBacktestAs(maintainerA, formData({ id: doneB }))).error).toMatch(
       /No such backtest/,
     );
   });

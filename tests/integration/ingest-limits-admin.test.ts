@@ -10,32 +10,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Viewer } from "@/lib/auth/access";
 import { saveLimitsAs } from "@/lib/auth/limit-management";
 import { createApiKey } from "@/lib/keys";
-import type { TenantRole } from "@/lib/schemas/accounts";
 import { decisionEvent } from "@/lib/telemetry/events";
-import { createTestUser, type SignedIn, signedInUser } from "../support/accounts";
+import { type SignedIn, signedInUser } from "../support/accounts";
 import { postBatch } from "../support/http";
+import { formData, testViewer } from "../support/viewers";
 
 const databaseUrl = inject("databaseUrl");
 const baseUrl = inject("baseUrl");
 const tenant = `limits-admin-${Date.now().toString(36)}`;
 const db = new pg.Client({ connectionString: databaseUrl });
-
-async function testViewer(roles: Record<string, TenantRole>, isAdmin = false): Promise<Viewer> {
-  const user = await createTestUser(databaseUrl, { roles, isAdmin });
-  return {
-    userId: user.id,
-    email: user.email,
-    name: user.email,
-    isAdmin,
-    roles: new Map(Object.entries(roles)),
-  };
-}
-
-function form(fields: Record<string, string>): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.set(name, value);
-  return data;
-}
 
 const batchOf = (size: number) =>
   Array.from({ length: size }, (_, iteration) => decisionEvent({ run_id: "admin-run", iteration }));
@@ -47,8 +30,8 @@ let maintainer: Viewer;
 beforeAll(async () => {
   await db.connect();
   key = (await createApiKey(tenant)).key;
-  admin = await testViewer({}, true);
-  maintainer = await testViewer({ [tenant]: "maintainer" });
+  admin = await testViewer(databaseUrl, {}, true);
+  maintainer = await testViewer(databaseUrl, { [tenant]: "maintainer" });
 });
 
 afterAll(async () => {
@@ -59,7 +42,7 @@ describe("saving a tenant's ingest limits", () => {
   it("is refused to a maintainer of the tenant", async () => {
     const state = await saveLimitsAs(
       maintainer,
-      form({ limitsTenant: tenant, tenantEventsPerSecond: "5" }),
+      formData({ limitsTenant: tenant, tenantEventsPerSecond: "5" }),
     );
     expect(state.error).toMatch(/Only an admin/);
     const { rows } = await db.query("SELECT 1 FROM tenant_ingest_limits WHERE tenant_id = $1", [
@@ -71,7 +54,7 @@ describe("saving a tenant's ingest limits", () => {
   it("names the field and the rule of a bad value, and an unknown tenant", async () => {
     const bad = await saveLimitsAs(
       admin,
-      form({ limitsTenant: tenant, tenantBurst: "0", keyEventsPerSecond: "1.5" }),
+      formData({ limitsTenant: tenant, tenantBurst: "0", keyEventsPerSecond: "1.5" }),
     );
     expect(bad.fieldErrors).toEqual({
       tenantBurst: "must be at least 1",
@@ -79,7 +62,7 @@ describe("saving a tenant's ingest limits", () => {
     });
     const unknown = await saveLimitsAs(
       admin,
-      form({ limitsTenant: `${tenant}-none`, tenantBurst: "10" }),
+      formData({ limitsTenant: `${tenant}-none`, tenantBurst: "10" }),
     );
     expect(unknown.fieldErrors?.limitsTenant).toMatch(/is not a tenant/);
   });
@@ -88,7 +71,12 @@ describe("saving a tenant's ingest limits", () => {
     expect((await postBatch(baseUrl, key, batchOf(100))).status).toBe(200);
     const saved = await saveLimitsAs(
       admin,
-      form({ limitsTenant: tenant, tenantEventsPerSecond: "10", tenantBurst: "50", keyBurst: "" }),
+      formData({
+        limitsTenant: tenant,
+        tenantEventsPerSecond: "10",
+        tenantBurst: "50",
+        keyBurst: "",
+      }),
     );
     expect(saved.done).toContain(`Ingest limits of tenant ${tenant} saved (2 of its own`);
     const { rows } = await db.query(
@@ -118,7 +106,7 @@ describe("saving a tenant's ingest limits", () => {
       `Tenant "${tenant}" is over its ingest limit of 10 events per second (burst 50)`,
     );
 
-    const reset = await saveLimitsAs(admin, form({ limitsTenant: tenant }));
+    const reset = await saveLimitsAs(admin, formData({ limitsTenant: tenant }));
     expect(reset.done).toContain("default ingest limits again");
     const gone = await db.query("SELECT 1 FROM tenant_ingest_limits WHERE tenant_id = $1", [
       tenant,
@@ -139,7 +127,7 @@ describe("the keys page's limits section over HTTP", () => {
   });
 
   it("shows an admin the defaults and a tenant's own limits, and a maintainer nothing of them", async () => {
-    await saveLimitsAs(admin, form({ limitsTenant: tenant, tenantConcurrentRequests: "7" }));
+    await saveLimitsAs(admin, formData({ limitsTenant: tenant, tenantConcurrentRequests: "7" }));
     const page = await (await adminSession.fetch("/settings/keys")).text();
     expect(page).toContain("Ingest limits");
     expect(page).toContain('data-testid="ingest-limits-table"');

@@ -8,13 +8,12 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Viewer } from "@/lib/auth/access";
 import { createKeyAs, loadKeysPage, revokeKeyAs } from "@/lib/auth/key-management";
 import { createApiKey } from "@/lib/keys";
-import type { TenantRole } from "@/lib/schemas/accounts";
 import { decisionEvent } from "@/lib/telemetry/events";
-import { createTestUser, type SignedIn, signedInUser } from "../support/accounts";
+import { type SignedIn, signedInUser } from "../support/accounts";
 import { postBatch } from "../support/http";
+import { formData, testViewer } from "../support/viewers";
 
 const databaseUrl = inject("databaseUrl");
 const baseUrl = inject("baseUrl");
@@ -24,27 +23,6 @@ const tenantA = `keys-a-${run}`;
 const tenantB = `keys-b-${run}`;
 
 /** The viewer `access.ts` resolves for a user with these rights. */
-async function testViewer(
-  roles: Record<string, TenantRole>,
-  isAdmin = false,
-): Promise<Viewer & { password: string }> {
-  const user = await createTestUser(databaseUrl, { roles, isAdmin });
-  return {
-    userId: user.id,
-    email: user.email,
-    name: user.email,
-    isAdmin,
-    roles: new Map(Object.entries(roles)),
-    password: user.password,
-  };
-}
-
-function form(fields: Record<string, string>): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.set(name, value);
-  return data;
-}
-
 const db = new pg.Client({ connectionString: databaseUrl });
 
 async function auditRows(action: string, target: string) {
@@ -91,9 +69,9 @@ let keyOfB: { key: string; prefix: string; id: string };
 
 beforeAll(async () => {
   await db.connect();
-  maintainerA = await testViewer({ [tenantA]: "maintainer" });
-  viewerA = await testViewer({ [tenantA]: "viewer" });
-  admin = await testViewer({}, true);
+  maintainerA = await testViewer(databaseUrl, { [tenantA]: "maintainer" });
+  viewerA = await testViewer(databaseUrl, { [tenantA]: "viewer" });
+  admin = await testViewer(databaseUrl, {}, true);
   const created = await createApiKey(tenantB, { label: "b's agent" });
   const { rows } = await db.query<{ id: string }>("SELECT id FROM api_keys WHERE prefix = $1", [
     created.prefix,
@@ -109,7 +87,7 @@ describe("a maintainer of tenant A", () => {
   it("creates a key for A (shown once), uses it, and revokes it: refused from the next request", async () => {
     const created = await createKeyAs(
       maintainerA,
-      form({ tenant: tenantA, label: "  support agent  " }),
+      formData({ tenant: tenantA, label: "  support agent  " }),
     );
     expect(created.fieldErrors).toBeUndefined();
     expect(created.error).toBeUndefined();
@@ -137,7 +115,7 @@ describe("a maintainer of tenant A", () => {
     expect(row?.lastUsedAt).not.toBeNull();
     expect(JSON.stringify(listed)).not.toContain(key);
 
-    const revoked = await revokeKeyAs(maintainerA, form({ keyId: row?.id ?? "" }));
+    const revoked = await revokeKeyAs(maintainerA, formData({ keyId: row?.id ?? "" }));
     expect(revoked.error).toBeUndefined();
     expect(revoked.done).toContain("revoked");
     expect((await ingest(key)).status).toBe(401);
@@ -164,15 +142,15 @@ describe("a maintainer of tenant A", () => {
     ]);
 
     // Revoking again changes nothing and writes no second row.
-    const again = await revokeKeyAs(maintainerA, form({ keyId: row?.id ?? "" }));
+    const again = await revokeKeyAs(maintainerA, formData({ keyId: row?.id ?? "" }));
     expect(again.done).toContain("already revoked");
     expect(await auditRows("key-revoked", prefix)).toHaveLength(1);
   });
 
   it("cannot create a key for B: answered like a tenant that does not exist, and nothing is made", async () => {
     const missing = `keys-missing-${run}`;
-    const forB = await createKeyAs(maintainerA, form({ tenant: tenantB }));
-    const forMissing = await createKeyAs(maintainerA, form({ tenant: missing }));
+    const forB = await createKeyAs(maintainerA, formData({ tenant: tenantB }));
+    const forMissing = await createKeyAs(maintainerA, formData({ tenant: missing }));
     expect(forB.fieldErrors?.tenant).toMatch(/not a tenant whose keys you manage/);
     expect(forB.fieldErrors).toEqual(forMissing.fieldErrors);
     expect(forB.error).toEqual(forMissing.error);
@@ -182,8 +160,8 @@ describe("a maintainer of tenant A", () => {
   });
 
   it("cannot revoke B's key: answered like a key that does not exist, and B's key keeps working", async () => {
-    const ofB = await revokeKeyAs(maintainerA, form({ keyId: keyOfB.id }));
-    const unknown = await revokeKeyAs(maintainerA, form({ keyId: randomUUID() }));
+    const ofB = await revokeKeyAs(maintainerA, formData({ keyId: keyOfB.id }));
+    const unknown = await revokeKeyAs(maintainerA, formData({ keyId: randomUUID() }));
     expect(ofB.error).toMatch(/No such key/);
     expect(ofB).toEqual(unknown);
     expect((await keyRow(keyOfB.prefix))?.revoked_at).toBeNull();
@@ -193,7 +171,7 @@ describe("a maintainer of tenant A", () => {
 
   it("lists A's keys only, newest first, with the creator or 'command line'", async () => {
     const fromCli = await createApiKey(tenantA);
-    const fromPage = await createKeyAs(maintainerA, form({ tenant: tenantA }));
+    const fromPage = await createKeyAs(maintainerA, formData({ tenant: tenantA }));
     const page = await loadKeysPage(maintainerA);
     expect(page.canManage).toBe(true);
     expect(page.canCreateTenant).toBe(false);
@@ -206,18 +184,18 @@ describe("a maintainer of tenant A", () => {
   });
 
   it("gets each bad field named with its rule", async () => {
-    const badTenant = await createKeyAs(maintainerA, form({ tenant: "has space", label: "" }));
+    const badTenant = await createKeyAs(maintainerA, formData({ tenant: "has space", label: "" }));
     expect(badTenant.fieldErrors).toEqual({
       tenant: "letters, digits, '.', '_' and '-' only",
     });
     const longLabel = await createKeyAs(
       maintainerA,
-      form({ tenant: tenantA, label: "x".repeat(201) }),
+      formData({ tenant: tenantA, label: "x".repeat(201) }),
     );
     expect(longLabel.fieldErrors).toEqual({ label: "must be at most 200 characters" });
-    const noTenant = await createKeyAs(maintainerA, form({}));
+    const noTenant = await createKeyAs(maintainerA, formData({}));
     expect(Object.keys(noTenant.fieldErrors ?? {})).toEqual(["tenant"]);
-    const badId = await revokeKeyAs(maintainerA, form({ keyId: "rl_abc" }));
+    const badId = await revokeKeyAs(maintainerA, formData({ keyId: "rl_abc" }));
     expect(badId.fieldErrors).toEqual({ keyId: "must be the id of a key listed on this page" });
   });
 });
@@ -228,7 +206,7 @@ describe("a viewer of tenant A", () => {
     expect(page).toEqual({ canManage: false, tenantChoices: [], canCreateTenant: false, keys: [] });
 
     const before = await countKeys(tenantA);
-    const created = await createKeyAs(viewerA, form({ tenant: tenantA }));
+    const created = await createKeyAs(viewerA, formData({ tenant: tenantA }));
     expect(created.fieldErrors?.tenant).toMatch(/not a tenant whose keys you manage/);
     expect(created.secret).toBeUndefined();
     expect(await countKeys(tenantA)).toBe(before);
@@ -237,7 +215,7 @@ describe("a viewer of tenant A", () => {
     const { rows } = await db.query<{ id: string }>("SELECT id FROM api_keys WHERE prefix = $1", [
       ofA.prefix,
     ]);
-    const revoked = await revokeKeyAs(viewerA, form({ keyId: rows[0]?.id ?? "" }));
+    const revoked = await revokeKeyAs(viewerA, formData({ keyId: rows[0]?.id ?? "" }));
     expect(revoked.error).toMatch(/No such key/);
     expect((await ingest(ofA.key)).status).toBe(200);
   });
@@ -251,7 +229,7 @@ describe("an instance admin", () => {
     expect(before.tenantChoices).toEqual(expect.arrayContaining([tenantA, tenantB]));
     expect(before.keys.some((k) => k.tenantId === tenantB)).toBe(true);
 
-    const created = await createKeyAs(admin, form({ tenant: fresh, label: "first" }));
+    const created = await createKeyAs(admin, formData({ tenant: fresh, label: "first" }));
     const key = created.secret ?? "";
     expect(key).toMatch(/^rl_/);
     expect(await tenantExists(fresh)).toBe(true);
