@@ -13,7 +13,7 @@ export function BacktestState({ view, progress = true }: { view: StateView; prog
     <span className="badges" data-testid="backtest-state" data-state={view.state}>
       <span className={TONE_CLASS[view.tone]}>{view.label}</span>
       {progress && view.state !== "done" ? (
-        <span className="small muted">{view.progressText}</span>
+        <span className="small muted cell-wrap">{view.progressText}</span>
       ) : null}
     </span>
   );

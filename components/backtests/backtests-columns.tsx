@@ -60,7 +60,10 @@ export const backtestsColumns = column.columns([
     cell: (info) => {
       const verdict = info.getValue();
       return verdict ? (
-        <span className={VERDICT_CLASS[verdict.status]} data-testid="backtest-verdict">
+        <span
+          className={`${VERDICT_CLASS[verdict.status]} cell-wrap`}
+          data-testid="backtest-verdict"
+        >
           {verdict.headline}
         </span>
       ) : (
