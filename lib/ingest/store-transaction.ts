@@ -110,12 +110,14 @@ async function lookUpStored(
   const { rows } = await client.query<{ tenant_id: string | null; event_id: string | null }>(
     // Written as per-key LATERAL probes so that PostgreSQL walks the primary key of event_ids
     // and the small outcomes_waiting_idx whatever its statistics say, never scanning a whole
-    // table.
+    // table. The LIMIT keeps each probe a subquery: without it PostgreSQL flattens the LATERAL
+    // into a join, and on a table whose statistics are stale (a new or fast-growing event_ids)
+    // it hashed every stored event id for each batch.
     `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
                   AS k(tenant_id, event_id, run_id, iteration))
      SELECT k.tenant_id, k.event_id FROM k, LATERAL (
               SELECT 1 FROM event_ids e WHERE e.tenant_id = k.tenant_id AND e.event_id = k.event_id
-              ) AS found
+              LIMIT 1) AS found
      UNION ALL
      SELECT NULL, NULL
       WHERE EXISTS (SELECT 1 FROM k, LATERAL (
@@ -189,6 +191,9 @@ async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promis
 /**
  * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
  * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first.
+ * Each key probes the run index of decisions and the waiting-outcomes index: the OFFSET 0
+ * keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join over every
+ * waiting outcome when the statistics of a new or fast-growing partition are missing.
  */
 async function joinOutcomes(
   client: pg.PoolClient,
@@ -208,12 +213,18 @@ async function joinOutcomes(
        SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
      ),
      pairs AS (
-       SELECT DISTINCT ON (d.id) d.tenant_id, d.id AS decision_id, o.id AS outcome_id, o.called
+       SELECT DISTINCT ON (d.id) k.tenant_id, d.id AS decision_id, o.id AS outcome_id, o.called
          FROM keys k
-         JOIN decisions d ON d.tenant_id = k.tenant_id AND d.run_id = k.run_id
-                         AND d.iteration = k.iteration AND NOT d.has_outcome
-         JOIN outcomes o ON o.tenant_id = k.tenant_id AND o.run_id = k.run_id
-                         AND o.iteration = k.iteration AND NOT o.joined
+         CROSS JOIN LATERAL (
+           SELECT d.id FROM decisions d
+            WHERE d.tenant_id = k.tenant_id AND d.run_id = k.run_id
+              AND d.iteration = k.iteration AND NOT d.has_outcome
+           OFFSET 0) AS d
+         CROSS JOIN LATERAL (
+           SELECT o.id, o.called FROM outcomes o
+            WHERE o.tenant_id = k.tenant_id AND o.run_id = k.run_id
+              AND o.iteration = k.iteration AND NOT o.joined
+           OFFSET 0) AS o
         ORDER BY d.id, o.id
      ),
      marked AS (

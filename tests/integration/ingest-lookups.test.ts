@@ -1,0 +1,199 @@
+/**
+ * Ingest's reads probe indexes whatever the planner knows about the tables.
+ *
+ * Every ingest transaction looks up which of its event ids are stored and whether an outcome
+ * waits at one of its (tenant, run, iteration) keys, then joins outcomes to decisions. On a
+ * table whose statistics are missing or stale — a new database, a table growing faster than
+ * autovacuum analyses it — PostgreSQL may choose to read a whole table instead, and every batch
+ * then costs time in proportion to everything stored. That happened to the event id look-up:
+ * with event_ids unanalysed, each batch of 500 hashed every stored event id.
+ *
+ * The statements are the real ones: recorded while ingest writes to the test database, then
+ * planned (EXPLAIN, not run) with the same parameter values on a second database of the same
+ * schema that holds 100,000 event ids and raw rows and has never been analysed.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { toDecisionRow, toOutcomeRow } from "@/lib/ingest/events";
+import { type StoreInput, storeEvents } from "@/lib/ingest/store";
+import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
+import { deleteTenantRows } from "../support/tenant-rows";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+const TENANT = `lookups-${Date.now().toString(36)}`;
+const T0 = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
+const STORED_ROWS = 100_000;
+/** Tables whose every row a batch must never read. */
+const LARGE_TABLES = new Set(["event_ids", "decisions", "outcomes"]);
+
+interface Recorded {
+  text: string;
+  values: unknown[];
+}
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
+
+const recorded: Recorded[] = [];
+const originalQuery = pg.Client.prototype.query;
+let recording = false;
+
+/** Records what ingest sends through any pg client, then sends it on unchanged. */
+function record(): void {
+  pg.Client.prototype.query = function recordingQuery(this: pg.Client, ...args: unknown[]) {
+    const [first, second] = args;
+    const text = typeof first === "string" ? first : (first as { text?: unknown })?.text;
+    if (recording && typeof text === "string") {
+      const values = Array.isArray(second)
+        ? second
+        : ((first as { values?: unknown[] } | undefined)?.values ?? []);
+      recorded.push({ text, values });
+    }
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pg.Client.prototype.query;
+}
+
+/** 500 decisions of 63 runs, their outcomes half before and half after them. */
+async function ingestBatch(): Promise<void> {
+  const items: StoreInput[] = [];
+  for (let i = 0; i < 500; i++) {
+    const decision = decisionEvent({
+      event_id: `lookup-${TENANT}-${i}`,
+      run_id: `run-${TENANT}-${Math.floor(i / 8)}`,
+      iteration: i % 8,
+      timestamp: new Date(T0 + i * 1000).toISOString(),
+      offered: ["search_orders", "refund_order", "create_ticket"],
+      selected: ["search_orders"],
+      dropped_tokens: 40,
+    });
+    const outcome = outcomeFor(decision, ["search_orders"], {
+      event_id: `lookup-outcome-${TENANT}-${i}`,
+      timestamp: new Date(T0 + i * 1000 + 300).toISOString(),
+    });
+    if (i % 2 === 0) await storeEvents([{ kind: "outcome", row: toOutcomeRow(TENANT, outcome) }]);
+    else items.push({ kind: "outcome", row: toOutcomeRow(TENANT, outcome) });
+    items.push({ kind: "decision", row: toDecisionRow(TENANT, decision) });
+  }
+  await storeEvents(items);
+}
+
+/** A database of the same schema with rows in every raw table and no statistics on any. */
+async function unanalysedDatabase(): Promise<TestDatabase> {
+  const database = await createTestDatabase("lookups");
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c
+        WHERE c.relkind = 'r'
+          AND (c.relname = 'event_ids' OR c.relname LIKE 'decisions\\_%' OR c.relname LIKE 'outcomes\\_%')`,
+    );
+    for (const { name } of rows) {
+      await client.query(`ALTER TABLE ${name} SET (autovacuum_enabled = false)`);
+    }
+    const ts = new Date(T0).toISOString();
+    await client.query(
+      `INSERT INTO event_ids (tenant_id, event_id, ts)
+       SELECT 'stored', 'e-' || n, $1 FROM generate_series(1, $2::int) AS n`,
+      [ts, STORED_ROWS],
+    );
+    await client.query(
+      `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
+                              ts, offered_count, selected_count, dropped_count, dropped_tokens,
+                              reinstatements, empty_palette_warnings, stage_errors,
+                              offered, selected, dropped, trace, warnings)
+       SELECT 'stored', 'e-' || n, 'run-' || (n / 8), 'action', 'observe', n % 8, 0,
+              $1, 2, 1, 1, 10, 0, 0, 0, '{a,b}', '{a}', '{b}', '[]', '[]'
+         FROM generate_series(1, $2::int) AS n`,
+      [ts, STORED_ROWS / 2],
+    );
+    await client.query(
+      `INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, joined)
+       SELECT 'stored', 'o-' || n, 'run-' || (n / 8), 'action', n % 8, $1, '{a}', n % 2 = 0
+         FROM generate_series(1, $2::int) AS n`,
+      [ts, STORED_ROWS / 2],
+    );
+  } finally {
+    await client.end();
+  }
+  return database;
+}
+
+/** Every relation a plan reads in full. */
+function sequentialScans(node: PlanNode, out: string[] = []): string[] {
+  if (node["Node Type"] === "Seq Scan" && node["Relation Name"]) out.push(node["Relation Name"]);
+  for (const child of node.Plans ?? []) sequentialScans(child, out);
+  return out;
+}
+
+let unanalysed: TestDatabase;
+let planner: pg.Client;
+let shared: pg.Client;
+
+beforeAll(async () => {
+  record();
+  recording = true;
+  try {
+    await ingestBatch();
+  } finally {
+    recording = false;
+    pg.Client.prototype.query = originalQuery;
+  }
+  unanalysed = await unanalysedDatabase();
+  planner = new pg.Client({ connectionString: unanalysed.url });
+  await planner.connect();
+  shared = new pg.Client({ connectionString: inject("databaseUrl") });
+  await shared.connect();
+}, 120_000);
+
+afterAll(async () => {
+  await planner?.end();
+  await unanalysed?.drop();
+  await deleteTenantRows(shared, TENANT);
+  await shared?.end();
+});
+
+/** The recorded statements that read event_ids or a raw table (not COPY, not locks). */
+function readsOfStoredRows(): Recorded[] {
+  return recorded.filter(
+    (statement) =>
+      /^\s*(WITH|SELECT|UPDATE)\b/i.test(statement.text) &&
+      /\b(FROM|JOIN|UPDATE)\s+(event_ids|decisions|outcomes)\b/i.test(statement.text),
+  );
+}
+
+describe("ingest's reads on tables without statistics", () => {
+  it("records the event id look-up and the outcome join", () => {
+    const texts = readsOfStoredRows().map((statement) => statement.text);
+    expect(texts.some((text) => /FROM event_ids/.test(text))).toBe(true);
+    expect(texts.some((text) => /UPDATE decisions/.test(text))).toBe(true);
+  });
+
+  it("plans every one as index probes, never reading a whole table", async () => {
+    const planned = await planner.query<{ relname: string; reltuples: number }>(
+      `SELECT relname, reltuples FROM pg_class WHERE relname = 'event_ids'`,
+    );
+    // Never analysed: the planner guesses the table's size from its pages.
+    expect(planned.rows[0]?.reltuples).toBe(-1);
+
+    const failures: string[] = [];
+    for (const statement of readsOfStoredRows()) {
+      const { rows } = await planner.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+        `EXPLAIN (FORMAT JSON) ${statement.text}`,
+        statement.values,
+      );
+      const plan = rows[0]?.["QUERY PLAN"][0]?.Plan;
+      expect(plan).toBeDefined();
+      const scanned = sequentialScans(plan as PlanNode).filter((name) =>
+        LARGE_TABLES.has(name.replace(/_(p\d{8}|default)$/, "")),
+      );
+      if (scanned.length > 0) {
+        failures.push(`${scanned.join(", ")} read in full by:\n${statement.text.trim()}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
