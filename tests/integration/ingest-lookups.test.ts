@@ -8,15 +8,19 @@
  * then costs time in proportion to everything stored. That happened to the event id look-up:
  * with event_ids unanalysed, each batch of 500 hashed every stored event id.
  *
- * The statements are the real ones: recorded while ingest writes to the test database, then
- * planned (EXPLAIN, not run) with the same parameter values on a second database of the same
- * schema that holds 100,000 event ids and raw rows and has never been analysed.
+ * The statements are the real ones: recorded while `/api/ingest`'s store and the OTLP store
+ * write to the test database, then planned (EXPLAIN, not run) with the same parameter values on
+ * a second database of the same schema that holds 100,000 event ids, raw rows and spans and has
+ * never been analysed.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { toDecisionRow, toOutcomeRow } from "@/lib/ingest/events";
 import { type StoreInput, storeEvents } from "@/lib/ingest/store";
+import { storeSpans } from "@/lib/otlp/store";
+import type { OtlpSpan } from "@/lib/otlp/types";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
+import { aiSdkCall, aiSdkToolRun, spanId, traceId } from "../support/otel-spans";
 import { deleteTenantRows } from "../support/tenant-rows";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -24,7 +28,8 @@ const TENANT = `lookups-${Date.now().toString(36)}`;
 const T0 = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
 const STORED_ROWS = 100_000;
 /** Tables whose every row a batch must never read. */
-const LARGE_TABLES = new Set(["event_ids", "decisions", "outcomes"]);
+const LARGE_TABLES = new Set(["event_ids", "decisions", "outcomes", "otel_spans"]);
+const TOOLS = ["search_orders", "refund_order", "create_ticket"];
 
 interface Recorded {
   text: string;
@@ -65,7 +70,7 @@ async function ingestBatch(): Promise<void> {
       run_id: `run-${TENANT}-${Math.floor(i / 8)}`,
       iteration: i % 8,
       timestamp: new Date(T0 + i * 1000).toISOString(),
-      offered: ["search_orders", "refund_order", "create_ticket"],
+      offered: TOOLS,
       selected: ["search_orders"],
       dropped_tokens: 40,
     });
@@ -80,6 +85,38 @@ async function ingestBatch(): Promise<void> {
   await storeEvents(items);
 }
 
+/**
+ * An OTLP export of 40 LLM calls whose tool runs arrive first (stored under the trace, then
+ * adopted by the run), its calls in reverse order, then the whole export again.
+ */
+async function exportSpans(): Promise<void> {
+  const trace = traceId(`lookups-${TENANT}`);
+  const calls = Array.from({ length: 40 }, (_, n) =>
+    aiSdkCall({
+      traceId: trace,
+      tools: TOOLS,
+      functionId: "support-agent",
+      sessionId: `session-${TENANT}`,
+      spanId: spanId(100 + n),
+      startMs: T0 + n * 1000,
+      calls: [{ id: `call-${n}`, name: TOOLS[n % 3] as string }],
+    }),
+  );
+  const toolRuns = Array.from({ length: 40 }, (_, n) =>
+    aiSdkToolRun({
+      traceId: trace,
+      spanId: spanId(200 + n),
+      startMs: T0 + n * 1000 + 500,
+      tool: TOOLS[n % 3] as string,
+      callId: `call-${n}`,
+    }),
+  );
+  for (const spans of [toolRuns, calls.slice(20), calls.slice(0, 20), [...calls, ...toolRuns]]) {
+    const result = await storeSpans(TENANT, spans as OtlpSpan[]);
+    expect(result.rejectedSpans).toBe(0);
+  }
+}
+
 /** A database of the same schema with rows in every raw table and no statistics on any. */
 async function unanalysedDatabase(): Promise<TestDatabase> {
   const database = await createTestDatabase("lookups");
@@ -89,7 +126,7 @@ async function unanalysedDatabase(): Promise<TestDatabase> {
     const { rows } = await client.query<{ name: string }>(
       `SELECT c.relname AS name FROM pg_class c
         WHERE c.relkind = 'r'
-          AND (c.relname = 'event_ids' OR c.relname LIKE 'decisions\\_%' OR c.relname LIKE 'outcomes\\_%')`,
+          AND (c.relname IN ('event_ids', 'otel_spans') OR c.relname LIKE 'decisions\\_%' OR c.relname LIKE 'outcomes\\_%')`,
     );
     for (const { name } of rows) {
       await client.query(`ALTER TABLE ${name} SET (autovacuum_enabled = false)`);
@@ -116,6 +153,13 @@ async function unanalysedDatabase(): Promise<TestDatabase> {
          FROM generate_series(1, $2::int) AS n`,
       [ts, STORED_ROWS / 2],
     );
+    await client.query(
+      `INSERT INTO otel_spans (tenant_id, trace_id, span_id, run_id, kind, name, start_ns, end_ns, ts)
+       SELECT 'stored', lpad(to_hex(n / 10), 32, '0'), lpad(to_hex(n), 16, '0'),
+              'run-' || (n / 10), 'llm_call', 'chat', n::bigint * 1000, n::bigint * 1000 + 500, $1
+         FROM generate_series(1, $2::int) AS n`,
+      [ts, STORED_ROWS],
+    );
   } finally {
     await client.end();
   }
@@ -138,6 +182,7 @@ beforeAll(async () => {
   recording = true;
   try {
     await ingestBatch();
+    await exportSpans();
   } finally {
     recording = false;
     pg.Client.prototype.query = originalQuery;
@@ -161,15 +206,16 @@ function readsOfStoredRows(): Recorded[] {
   return recorded.filter(
     (statement) =>
       /^\s*(WITH|SELECT|UPDATE)\b/i.test(statement.text) &&
-      /\b(FROM|JOIN|UPDATE)\s+(event_ids|decisions|outcomes)\b/i.test(statement.text),
+      /\b(FROM|JOIN|UPDATE)\s+(event_ids|decisions|outcomes|otel_spans)\b/i.test(statement.text),
   );
 }
 
 describe("ingest's reads on tables without statistics", () => {
-  it("records the event id look-up and the outcome join", () => {
+  it("records the event id look-up, the outcome join and the OTLP store's reads", () => {
     const texts = readsOfStoredRows().map((statement) => statement.text);
     expect(texts.some((text) => /FROM event_ids/.test(text))).toBe(true);
     expect(texts.some((text) => /UPDATE decisions/.test(text))).toBe(true);
+    expect(texts.some((text) => /\b(FROM|JOIN|UPDATE)\s+otel_spans\b/.test(text))).toBe(true);
   });
 
   it("plans every one as index probes, never reading a whole table", async () => {
