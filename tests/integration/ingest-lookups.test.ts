@@ -21,6 +21,11 @@ import { storeSpans } from "@/lib/otlp/store";
 import type { OtlpSpan } from "@/lib/otlp/types";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { aiSdkCall, aiSdkToolRun, spanId, traceId } from "../support/otel-spans";
+import {
+  type RecordedStatement,
+  startRecording,
+  stopRecording,
+} from "../support/statement-recorder";
 import { deleteTenantRows } from "../support/tenant-rows";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -31,35 +36,13 @@ const STORED_ROWS = 100_000;
 const LARGE_TABLES = new Set(["event_ids", "decisions", "outcomes", "otel_spans"]);
 const TOOLS = ["search_orders", "refund_order", "create_ticket"];
 
-interface Recorded {
-  text: string;
-  values: unknown[];
-}
-
 interface PlanNode {
   "Node Type": string;
   "Relation Name"?: string;
   Plans?: PlanNode[];
 }
 
-const recorded: Recorded[] = [];
-const originalQuery = pg.Client.prototype.query;
-let recording = false;
-
-/** Records what ingest sends through any pg client, then sends it on unchanged. */
-function record(): void {
-  pg.Client.prototype.query = function recordingQuery(this: pg.Client, ...args: unknown[]) {
-    const [first, second] = args;
-    const text = typeof first === "string" ? first : (first as { text?: unknown })?.text;
-    if (recording && typeof text === "string") {
-      const values = Array.isArray(second)
-        ? second
-        : ((first as { values?: unknown[] } | undefined)?.values ?? []);
-      recorded.push({ text, values });
-    }
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof pg.Client.prototype.query;
-}
+const recorded: RecordedStatement[] = [];
 
 /** 500 decisions of 63 runs, their outcomes half before and half after them. */
 async function ingestBatch(): Promise<void> {
@@ -178,14 +161,12 @@ let planner: pg.Client;
 let shared: pg.Client;
 
 beforeAll(async () => {
-  record();
-  recording = true;
+  startRecording((statement) => recorded.push(statement));
   try {
     await ingestBatch();
     await exportSpans();
   } finally {
-    recording = false;
-    pg.Client.prototype.query = originalQuery;
+    stopRecording();
   }
   unanalysed = await unanalysedDatabase();
   planner = new pg.Client({ connectionString: unanalysed.url });
@@ -202,7 +183,7 @@ afterAll(async () => {
 });
 
 /** The recorded statements that read event_ids or a raw table (not COPY, not locks). */
-function readsOfStoredRows(): Recorded[] {
+function readsOfStoredRows(): RecordedStatement[] {
   return recorded.filter(
     (statement) =>
       /^\s*(WITH|SELECT|UPDATE)\b/i.test(statement.text) &&

@@ -39,6 +39,7 @@ import { storeSpans } from "@/lib/otlp/store";
 import type { OtlpSpan } from "@/lib/otlp/types";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { aiSdkCall, aiSdkToolRun, spanId, traceId } from "../support/otel-spans";
+import { startRecording, stopRecording } from "../support/statement-recorder";
 import { deleteTenantRows } from "../support/tenant-rows";
 
 const RAW_TABLES = ["decisions", "outcomes", "otel_spans"] as const;
@@ -61,22 +62,6 @@ interface Recorded {
 
 const recorded: Recorded[] = [];
 let phase: Phase | null = null;
-const originalQuery = pg.Client.prototype.query;
-
-/** Records what the code sends through any pg client, then sends it on unchanged. */
-function startRecording(): void {
-  pg.Client.prototype.query = function recordingQuery(this: pg.Client, ...args: unknown[]) {
-    const [first, second] = args;
-    if (phase !== null) {
-      const text = typeof first === "string" ? first : (first as { text?: unknown })?.text;
-      const values = Array.isArray(second)
-        ? second
-        : ((first as { values?: unknown[] } | undefined)?.values ?? []);
-      if (typeof text === "string") recorded.push({ phase, text, values });
-    }
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof pg.Client.prototype.query;
-}
 
 async function during<T>(p: Phase, work: () => Promise<T>): Promise<T> {
   phase = p;
@@ -331,16 +316,21 @@ async function readRuns(): Promise<void> {
 beforeAll(async () => {
   db = new pg.Client({ connectionString: inject("databaseUrl") });
   await db.connect();
-  startRecording();
-  await during("ingest", ingest);
-  await during("otlp", exportSpans);
-  await during("read", readRuns);
-  pg.Client.prototype.query = originalQuery;
+  startRecording((statement) => {
+    if (phase !== null) recorded.push({ phase, ...statement });
+  });
+  try {
+    await during("ingest", ingest);
+    await during("otlp", exportSpans);
+    await during("read", readRuns);
+  } finally {
+    stopRecording();
+  }
   explained = await explainRecorded();
 });
 
 afterAll(async () => {
-  pg.Client.prototype.query = originalQuery;
+  stopRecording();
   for (const t of [TENANT, OTHER]) {
     for (const table of ["otel_spans", "tool_sizes", "otel_call_rollup_hour"]) {
       await db.query(`DELETE FROM ${table} WHERE tenant_id = $1`, [t]);
