@@ -39,6 +39,7 @@ import { storeSpans } from "@/lib/otlp/store";
 import type { OtlpSpan } from "@/lib/otlp/types";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { aiSdkCall, aiSdkToolRun, spanId, traceId } from "../support/otel-spans";
+import { type PlanNode, partitionRoots } from "../support/plans";
 import { startRecording, stopRecording } from "../support/statement-recorder";
 import { deleteTenantRows } from "../support/tenant-rows";
 
@@ -72,14 +73,6 @@ async function during<T>(p: Phase, work: () => Promise<T>): Promise<T> {
   }
 }
 
-interface PlanNode {
-  "Node Type": string;
-  "Relation Name"?: string;
-  Alias?: string;
-  Plans?: PlanNode[];
-  [key: string]: unknown;
-}
-
 interface RawScan {
   /** The raw table scanned: the partitioned table when the plan scans one of its partitions. */
   relation: string;
@@ -96,14 +89,7 @@ const rootOf = new Map<string, string>();
 async function learnRoots(names: string[]): Promise<void> {
   const unknown = names.filter((name) => !rootOf.has(name));
   if (unknown.length === 0) return;
-  const { rows } = await db.query<{ name: string; root: string }>(
-    `SELECT c.relname AS name, coalesce(root.relname, c.relname) AS root
-       FROM pg_class c
-       LEFT JOIN pg_class root ON root.oid = pg_partition_root(c.oid)
-      WHERE c.relname = ANY($1::text[])`,
-    [unknown],
-  );
-  for (const row of rows) rootOf.set(row.name, row.root);
+  for (const [name, root] of await partitionRoots(db, unknown)) rootOf.set(name, root);
 }
 
 /** Every relation a plan scans. */

@@ -12,10 +12,7 @@ export interface RecordedStatement {
 
 const originalQuery = pg.Client.prototype.query;
 
-/**
- * Calls `onStatement` for every statement sent until `stopRecording`; a statement sent while
- * `onStatement` is replaced by a newer recording goes to the newer one.
- */
+/** Calls `onStatement` for every statement sent until `stopRecording`. */
 export function startRecording(onStatement: (statement: RecordedStatement) => void): void {
   pg.Client.prototype.query = function recordingQuery(this: pg.Client, ...args: unknown[]) {
     const [first, second] = args;
