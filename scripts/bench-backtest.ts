@@ -31,6 +31,7 @@ import pg from "pg";
 import { PgBoss } from "pg-boss";
 import { migrate } from "@/lib/db/migrate";
 import { createWeekPartitions } from "@/lib/db/partitions";
+import type { StoredStageRecord } from "@/lib/db/stored-trace";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
@@ -44,7 +45,7 @@ const DATA_DIR = ".data/bench-backtest";
 const LOCK_FILE = ".data/bench-backtest.lock";
 const DATABASE = "routelens_bench_backtest";
 /** Bump when the generated data set changes shape, so old loads are not reused. */
-const DATA_VERSION = 2;
+const DATA_VERSION = 3;
 const TENANT = "bench-backtest";
 const OTHER_TENANT = "bench-neighbour";
 const ROLES = ["action", "reasoning", "reflection"];
@@ -59,11 +60,71 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const toolName = (i: number) => `tool_${String(i).padStart(2, "0")}`;
 const TOOLS = Array.from({ length: TOOL_COUNT }, (_, i) => toolName(i));
 
+/** Positions `from` to `to` (inclusive) in the offered list, as the stored trace names tools. */
+const positions = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/**
+ * The stored trace of shape `v`, as ingest writes it (`compactTrace`, then `JSON.stringify`):
+ * `stage` and `action` first, names as positions in `offered`, fields at their default left out.
+ */
+function shapeTrace(v: number): StoredStageRecord[] {
+  const candidates = positions(0, 29);
+  return [
+    {
+      stage: "intent_routing",
+      action: v < 15 ? "select" : "abstain",
+      kept: candidates,
+      dropped: positions(30, 39),
+    },
+    v % 5 === 0
+      ? {
+          stage: "lazy_routing",
+          action: "select",
+          kept: positions(0, 9 + v),
+          dropped: positions(10 + v, 29),
+          detail: "routing allowed 20 name(s)",
+        }
+      : {
+          stage: "lazy_routing",
+          action: "abstain",
+          kept: candidates,
+          detail: "no routing resolved for this turn",
+        },
+    v === 7
+      ? { stage: "forced_choice", action: "force", kept: candidates, forced_choice: "tool_03" }
+      : { stage: "forced_choice", action: "abstain", kept: candidates, detail: "nothing forced" },
+    v === 19
+      ? {
+          stage: "role_palette",
+          action: "abstain",
+          kept: candidates,
+          detail: "empty palette: keeping the candidates",
+          degraded: true,
+        }
+      : {
+          stage: "role_palette",
+          action: "select",
+          kept: positions(0, 8 + v),
+          dropped: positions(9 + v, 29),
+        },
+    { stage: "policy", action: "select", kept: positions(0, 7 + v), detail: "nothing denied" },
+    {
+      stage: "allowlist",
+      action: "select",
+      kept: positions(0, 7 + v),
+      detail: "nothing to re-add",
+    },
+  ];
+}
+
+const SHAPE_TRACES = Array.from({ length: 20 }, (_, v) => JSON.stringify(shapeTrace(v)));
+
 /**
  * Twenty recorded shapes per role, joined to the generated decisions by `g % 20`: the verdict
  * (12 action with one matched tool, 3 knowledge, 5 ambiguous), lazy routing selecting ten tools
  * in every fifth, a forced tool in one, an empty palette in one; `selected` a prefix of the 40
- * offered tools; the trace stored compact (names as positions in `offered`), six records.
+ * offered tools; the trace (`shapeTrace`) six records.
  */
 const CREATE_SHAPES = `
 CREATE TEMP TABLE bench_shapes AS
@@ -76,35 +137,7 @@ SELECT r AS rn, v,
        $1::text[] AS offered,
        ($1::text[])[1:8 + v] AS selected,
        ($1::text[])[9 + v:40] AS dropped,
-       jsonb_build_array(
-         jsonb_build_object('stage', 'intent_routing', 'action', CASE WHEN v < 15 THEN 'select' ELSE 'abstain' END,
-           'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 29) x)),
-           'dropped', to_jsonb(ARRAY(SELECT x FROM generate_series(30, 39) x))),
-         CASE WHEN v % 5 = 0
-           THEN jsonb_build_object('stage', 'lazy_routing', 'action', 'select',
-                  'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 9 + v) x)),
-                  'dropped', to_jsonb(ARRAY(SELECT x FROM generate_series(10 + v, 29) x)),
-                  'detail', 'routing allowed 20 name(s)')
-           ELSE jsonb_build_object('stage', 'lazy_routing', 'action', 'abstain',
-                  'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 29) x)),
-                  'detail', 'no routing resolved for this turn') END,
-         CASE WHEN v = 7
-           THEN jsonb_build_object('stage', 'forced_choice', 'action', 'force', 'forced_choice', 'tool_03',
-                  'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 29) x)))
-           ELSE jsonb_build_object('stage', 'forced_choice', 'action', 'abstain',
-                  'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 29) x)), 'detail', 'nothing forced') END,
-         CASE WHEN v = 19
-           THEN jsonb_build_object('stage', 'role_palette', 'action', 'abstain', 'degraded', true,
-                  'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 29) x)),
-                  'detail', 'empty palette: keeping the candidates')
-           ELSE jsonb_build_object('stage', 'role_palette', 'action', 'select',
-                  'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 8 + v) x)),
-                  'dropped', to_jsonb(ARRAY(SELECT x FROM generate_series(9 + v, 29) x))) END,
-         jsonb_build_object('stage', 'policy', 'action', 'select',
-           'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 7 + v) x)), 'detail', 'nothing denied'),
-         jsonb_build_object('stage', 'allowlist', 'action', 'select',
-           'kept', to_jsonb(ARRAY(SELECT x FROM generate_series(0, 7 + v) x)), 'detail', 'nothing to re-add')
-       )::json AS trace
+       ($2::text[])[v + 1]::json AS trace
   FROM generate_series(0, 2) r, generate_series(0, 19) v`;
 
 /** `$1` decisions of tenant `$2` in runs of 8 iterations, evenly over the window ending `$3`. */
@@ -181,7 +214,7 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
       new Date(now.getTime() - (WINDOW_DAYS + 2) * 86_400_000),
       now,
     );
-    await timed("built the recorded shapes", CREATE_SHAPES, [TOOLS]);
+    await timed("built the recorded shapes", CREATE_SHAPES, [TOOLS, SHAPE_TRACES]);
     await timed(
       `inserted ${decisions.toLocaleString("en-US")} decisions of ${TENANT}`,
       INSERT_DECISIONS,

@@ -127,19 +127,33 @@ function storedNames(list: unknown, offered: readonly string[]): string[] {
   return names;
 }
 
-const LAZY_STAGE = '"lazy_routing"';
-const LAZY_RECORD = '"stage":"lazy_routing","action":"';
-const LAZY_SELECT = '"stage":"lazy_routing","action":"select"';
+/**
+ * The texts that tell, in a stored trace, whether the replay must read it. Stored traces are
+ * written by `JSON.stringify` with `stage` then `action` first, so these appear literally when
+ * present; a lazy-routing record written another way is read in full. The job's reader applies
+ * the same rule in SQL (`lib/db/queries/backtest-job.ts`), so that PostgreSQL sends only the
+ * traces the replay reads.
+ */
+export const TRACE_TEXTS = {
+  degraded: '"degraded":true',
+  lazyStage: '"lazy_routing"',
+  lazyRecord: '"stage":"lazy_routing","action":"',
+  lazySelect: '"stage":"lazy_routing","action":"select"',
+} as const;
 
 /**
- * Whether a trace's text holds something the replay reads: lazy routing selecting, or a
- * degraded stage. Stored traces are written by `JSON.stringify` with `stage` then `action`
- * first, so these appear literally when present; a lazy-routing record written another way is
- * read in full.
+ * What stands in for a trace the replay need not read: a lazy-routing stage that did not
+ * select, or no lazy-routing stage at all. Each reads exactly as any trace it stands for.
  */
-function traceNeedsReading(text: string): boolean {
-  if (text.includes('"degraded":true') || text.includes(LAZY_SELECT)) return true;
-  return text.includes(LAZY_STAGE) && !text.includes(LAZY_RECORD);
+export const UNREAD_TRACE = {
+  lazyStage: '[{"stage":"lazy_routing","action":"abstain"}]',
+  noLazyStage: "[]",
+} as const;
+
+/** Whether a trace's text holds something the replay reads: lazy routing selecting, or a degraded stage. */
+export function traceNeedsReading(text: string): boolean {
+  if (text.includes(TRACE_TEXTS.degraded) || text.includes(TRACE_TEXTS.lazySelect)) return true;
+  return text.includes(TRACE_TEXTS.lazyStage) && !text.includes(TRACE_TEXTS.lazyRecord);
 }
 
 /**
@@ -154,7 +168,7 @@ function storedTrace(trace: unknown): {
   if (typeof trace !== "string") return { records: trace, parsed: true, lazyStage: false };
   if (!trace.startsWith("[")) return { records: null, parsed: true, lazyStage: false };
   if (!traceNeedsReading(trace)) {
-    return { records: [], parsed: false, lazyStage: trace.includes(LAZY_STAGE) };
+    return { records: [], parsed: false, lazyStage: trace.includes(TRACE_TEXTS.lazyStage) };
   }
   try {
     return { records: JSON.parse(trace), parsed: true, lazyStage: false };

@@ -4,7 +4,7 @@
  * keyset position in one statement, so a resumed job never counts a decision twice).
  */
 import "server-only";
-import type { RecordedDecision } from "@/lib/backtest/replay";
+import { type RecordedDecision, TRACE_TEXTS, UNREAD_TRACE } from "@/lib/backtest/replay";
 import type { BacktestResult, BacktestState, ToolSizeEstimate } from "@/lib/backtest/types";
 import { getPool } from "@/lib/db/client";
 
@@ -114,8 +114,8 @@ export async function saveEstimate(id: string, estimatedTotal: number): Promise<
  * A decision row as the job reads it. The name lists and the intent come as JSON text and the
  * trace as its stored text: parsed by `DecisionTexts`, which keeps one parsed copy of each
  * distinct list and intent (recorded traffic offers the same lists over and over), rather than
- * by the driver's text-array parser for every row; the trace is parsed by the replay, only
- * when it holds something the replay reads.
+ * by the driver's text-array parser for every row. The trace comes in full only when it holds
+ * something the replay reads (`REPLAY_TRACE`), and the replay parses only those.
  */
 interface DecisionRow {
   id: number;
@@ -138,10 +138,36 @@ interface DecisionRow {
   stage_errors: number;
 }
 
-const DECISION_COLUMNS = `id, ts, run_id, iteration, role, mode, config_version, turn_hop_index,
-  to_json(offered)::text AS offered, to_json(selected)::text AS selected, forced_choice,
-  intent::text AS intent, trace::text AS trace, has_outcome, to_json(called)::text AS called,
-  reinstatements, empty_palette_warnings, stage_errors`;
+const decisionColumns = (trace: string) => `id, ts, run_id, iteration, role, mode,
+  config_version, turn_hop_index, to_json(offered)::text AS offered,
+  to_json(selected)::text AS selected, forced_choice, intent::text AS intent, ${trace} AS trace,
+  has_outcome, to_json(called)::text AS called, reinstatements, empty_palette_warnings,
+  stage_errors`;
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const contains = (text: string) => `strpos(stored.trace, ${literal(text)}) > 0`;
+
+/**
+ * The stored trace as the replay reads it: its text when it holds something the replay reads
+ * (`traceNeedsReading`, the same rule) or is not a list, else the stand-in that reads the same.
+ * Most traces are not read, and their text was a good part of the bytes of a row. Reads
+ * `stored.trace` from `STORED_TRACE`.
+ */
+const REPLAY_TRACE = `CASE
+    WHEN left(stored.trace, 1) <> '[' OR ${contains(TRACE_TEXTS.degraded)}
+      OR ${contains(TRACE_TEXTS.lazySelect)}
+      OR (${contains(TRACE_TEXTS.lazyStage)} AND NOT ${contains(TRACE_TEXTS.lazyRecord)})
+      THEN stored.trace
+    WHEN ${contains(TRACE_TEXTS.lazyStage)} THEN ${literal(UNREAD_TRACE.lazyStage)}
+    ELSE ${literal(UNREAD_TRACE.noLazyStage)}
+  END`;
+
+/**
+ * The trace's text, decompressed once per row (`|| ''` makes a plain copy; `OFFSET 0` keeps
+ * PostgreSQL from folding it back into each use): a compressed trace would otherwise be
+ * decompressed again by every `strpos` of `REPLAY_TRACE`.
+ */
+const STORED_TRACE = "CROSS JOIN LATERAL (SELECT trace::text || '' AS trace OFFSET 0) stored";
 
 /** The list of a missing value: one copy, so that it is one list to the job's memories too. */
 const NO_NAMES: readonly string[] = [];
@@ -225,8 +251,8 @@ export async function readDecisions(
     conditions.push(`role = ANY($${params.length}::text[])`);
   }
   const { rows } = await getPool().query<DecisionRow>(
-    `SELECT ${DECISION_COLUMNS}
-       FROM decisions
+    `SELECT ${decisionColumns(REPLAY_TRACE)}
+       FROM decisions ${STORED_TRACE}
       WHERE ${conditions.join(" AND ")}
       ORDER BY ts, id
       LIMIT $4`,
@@ -245,7 +271,7 @@ export async function readRecordedDecision(
   iteration: number,
 ): Promise<RecordedDecision | null> {
   const { rows } = await getPool().query<DecisionRow>(
-    `SELECT ${DECISION_COLUMNS} FROM decisions
+    `SELECT ${decisionColumns("trace::text")} FROM decisions
       WHERE tenant_id = $1 AND run_id = $2 AND iteration = $3
       ORDER BY id LIMIT 1`,
     [tenantId, runId, iteration],
