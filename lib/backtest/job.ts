@@ -1,9 +1,10 @@
 /**
  * Runs one backtest (SPEC §10): streams the window's decisions from PostgreSQL in keyset-paged
- * chunks, replays each through the candidate (and baseline) config, and checkpoints the
- * partial sums with the keyset position after the chunk that ends each checkpoint interval
- * (a second by default) and at the end. Memory stays bounded by one chunk and the sums
- * (tools × roles), whatever the window.
+ * chunks (`WindowReader`, a few in flight), replays each in (ts, id) order through the
+ * candidate (and baseline) config, and checkpoints the partial sums with the keyset position
+ * after the chunk that ends each checkpoint interval (a second by default) and at the end.
+ * Memory stays bounded by the chunks in flight and the sums (tools × roles), whatever the
+ * window.
  *
  * - Progress: `replayed` grows at each checkpoint.
  * - Cancel: asked through `requestBacktestCancel`, honoured at the next checkpoint (the
@@ -22,7 +23,8 @@ import {
   DecisionTexts,
   estimateDecisions,
   finishBacktest,
-  readDecisions,
+  openReadConnections,
+  planWindowCuts,
   readToolSizes,
   saveEstimate,
 } from "@/lib/db/queries/backtest-job";
@@ -32,9 +34,15 @@ import { BacktestAccumulator } from "./accumulate";
 import { readBacktestConfig } from "./config";
 import { ConfigReplayer, notesFor, RecordedInputsReader, type ReplayedArm } from "./replay";
 import type { ToolSizeEstimate } from "./types";
+import { WindowReader } from "./window-reader";
 
 /** Decisions per chunk: one read, one replay batch. */
 export const DEFAULT_CHUNK_SIZE = 1_000;
+/**
+ * Chunks read ahead while one is replayed, each on its own connection: reading is most of the
+ * job's cost, and two reads keep both of PostgreSQL's cores of a small machine busy.
+ */
+export const DEFAULT_READS_IN_FLIGHT = 2;
 /**
  * Least time between two checkpoints. Each one writes the whole partial result (tens of kB of
  * JSON) to PostgreSQL; once per chunk, that was a sixth of PostgreSQL's work for the job.
@@ -45,6 +53,7 @@ const YIELD_EVERY_MS = 8;
 
 export interface RunBacktestOptions {
   chunkSize?: number;
+  readsInFlight?: number;
   /** 0 checkpoints after every chunk. */
   checkpointEveryMs?: number;
   /**
@@ -52,7 +61,7 @@ export interface RunBacktestOptions {
    * in this run): true stops the job there without a checkpoint, as a crash would (tests stop
    * jobs mid-way).
    */
-  interruptBeforeCommit?: (chunk: number) => boolean | Promise<boolean>;
+  interruptBeforeCommit?: (chunk: number, decisions: number) => boolean | Promise<boolean>;
 }
 
 /**
@@ -172,51 +181,63 @@ async function replayWindow(
     return null;
   };
 
-  const texts = new DecisionTexts();
   const recordedInputs = new RecordedInputsReader();
   let replayedTo: Cursor | null = cursor;
-  let pending = readDecisions(backtest, cursor, chunkSize, texts);
-  for (let chunk = 0; ; chunk++) {
-    const decisions = await pending;
-    const last = decisions.at(-1);
-    if (!last) {
-      if (replayedSince > 0 && replayedTo) {
-        const stop = await checkpoint(replayedTo);
+  const readsInFlight = options.readsInFlight ?? DEFAULT_READS_IN_FLIGHT;
+  const cuts = await planWindowCuts(backtest, cursor?.ts ?? backtest.from, chunkSize);
+  const connections = await openReadConnections(readsInFlight);
+  try {
+    const window = new WindowReader(
+      backtest,
+      cursor,
+      cuts,
+      chunkSize,
+      readsInFlight,
+      new DecisionTexts(),
+      connections.clients,
+    );
+    for (let chunk = 0; ; chunk++) {
+      // The next chunks are read while this one is replayed.
+      const decisions = await window.next();
+      const last = decisions.at(-1);
+      if (!last) {
+        if (replayedSince > 0 && replayedTo) {
+          const stop = await checkpoint(replayedTo);
+          if (stop) return stop;
+        }
+        await finishBacktest(backtest.id, "done", { result: accumulator.result() });
+        return "done";
+      }
+      const next: Cursor = { ts: last.ts, id: last.id };
+      let slice = performance.now();
+      for (const decision of decisions) {
+        const inputs = recordedInputs.read(decision);
+        // Most replays are answered from memory at once; only the others are awaited.
+        let candidateArm = candidate.replay(decision, inputs);
+        if (candidateArm instanceof Promise) candidateArm = await candidateArm;
+        let baselineArm: ReplayedArm | Promise<ReplayedArm> | null =
+          baseline?.replay(decision, inputs) ?? null;
+        if (baselineArm instanceof Promise) baselineArm = await baselineArm;
+        accumulator.add({
+          decision,
+          candidate: candidateArm,
+          baseline: baselineArm,
+          notes: notesFor(decision, inputs, candidate),
+        });
+        if (performance.now() - slice >= YIELD_EVERY_MS) {
+          await yieldToEventLoop();
+          slice = performance.now();
+        }
+      }
+      replayedSince += decisions.length;
+      replayedTo = next;
+      if (await options.interruptBeforeCommit?.(chunk, decisions.length)) return "interrupted";
+      if (performance.now() - checkpointedAt >= checkpointEveryMs) {
+        const stop = await checkpoint(next);
         if (stop) return stop;
       }
-      await finishBacktest(backtest.id, "done", { result: accumulator.result() });
-      return "done";
     }
-    const next: Cursor = { ts: last.ts, id: last.id };
-    // The next chunk is read while this one is replayed.
-    pending = readDecisions(backtest, next, chunkSize, texts);
-    pending.catch(() => {});
-    let slice = performance.now();
-    for (const decision of decisions) {
-      const inputs = recordedInputs.read(decision);
-      // Most replays are answered from memory at once; only the others are awaited.
-      let candidateArm = candidate.replay(decision, inputs);
-      if (candidateArm instanceof Promise) candidateArm = await candidateArm;
-      let baselineArm: ReplayedArm | Promise<ReplayedArm> | null =
-        baseline?.replay(decision, inputs) ?? null;
-      if (baselineArm instanceof Promise) baselineArm = await baselineArm;
-      accumulator.add({
-        decision,
-        candidate: candidateArm,
-        baseline: baselineArm,
-        notes: notesFor(decision, inputs, candidate),
-      });
-      if (performance.now() - slice >= YIELD_EVERY_MS) {
-        await yieldToEventLoop();
-        slice = performance.now();
-      }
-    }
-    replayedSince += decisions.length;
-    replayedTo = next;
-    if (await options.interruptBeforeCommit?.(chunk)) return "interrupted";
-    if (performance.now() - checkpointedAt >= checkpointEveryMs) {
-      const stop = await checkpoint(next);
-      if (stop) return stop;
-    }
+  } finally {
+    connections.close();
   }
 }

@@ -41,6 +41,8 @@ const DESIGNED_HARMFUL = DECISIONS / 10;
 
 const client = new pg.Client({ connectionString: databaseUrl });
 
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+
 function roleOf(i: number): string {
   return i % 5 === 4 ? "planner" : "support";
 }
@@ -179,29 +181,36 @@ describe("the backtest job", () => {
   it("checkpoints progress per chunk and resumes after a stop between replay and checkpoint, counting nothing twice", async () => {
     const id = await create();
     // Stops after replaying the fourth chunk, before its checkpoint.
+    const firstRun: number[] = [];
     expect(
       await runBacktest(id, {
         chunkSize: CHUNK,
         checkpointEveryMs: 0,
-        interruptBeforeCommit: (c) => c === 3,
+        interruptBeforeCommit: (c, decisions) => {
+          firstRun.push(decisions);
+          return c === 3;
+        },
       }),
     ).toBe("interrupted");
+    expect(firstRun).toHaveLength(4);
+    for (const size of firstRun) expect(size).toBeLessThanOrEqual(CHUNK);
+    const committed = sum(firstRun.slice(0, 3));
     const stopped = await read(id);
     expect(stopped.state).toBe("running");
-    expect(stopped.progress.replayed).toBe(3 * CHUNK);
-    expect(stopped.result?.overall.candidate.decisions).toBe(3 * CHUNK);
+    expect(stopped.progress.replayed).toBe(committed);
+    expect(stopped.result?.overall.candidate.decisions).toBe(committed);
     // Resumed by the next run of the job (a restart): it continues from the third chunk's end.
-    const chunks: number[] = [];
+    const resumedRun: number[] = [];
     expect(
       await runBacktest(id, {
         chunkSize: CHUNK,
-        interruptBeforeCommit: (c) => {
-          chunks.push(c);
+        interruptBeforeCommit: (_, decisions) => {
+          resumedRun.push(decisions);
           return false;
         },
       }),
     ).toBe("done");
-    expect(chunks).toHaveLength(DECISIONS / CHUNK - 3);
+    expect(sum(resumedRun)).toBe(DECISIONS - committed);
     const resumed = await read(id);
     expect(resumed.progress.replayed).toBe(DECISIONS);
     expect(resumed.result).toEqual(completeResult);
@@ -242,19 +251,22 @@ describe("the backtest job", () => {
 
   it("stops at the chunk after a cancel, keeping what it committed", async () => {
     const id = await create();
+    const replayed: number[] = [];
     expect(
       await runBacktest(id, {
         chunkSize: CHUNK,
         checkpointEveryMs: 0,
-        interruptBeforeCommit: async (c) => {
+        interruptBeforeCommit: async (c, decisions) => {
+          replayed.push(decisions);
           if (c === 1) expect(await requestBacktestCancel(id, ALL_TENANTS)).toBe("cancelling");
           return false;
         },
       }),
     ).toBe("cancelled");
+    expect(replayed).toHaveLength(2);
     const cancelled = await read(id);
     expect(cancelled.state).toBe("cancelled");
-    expect(cancelled.progress.replayed).toBe(2 * CHUNK);
+    expect(cancelled.progress.replayed).toBe(sum(replayed));
     expect(cancelled.finishedAt).toBeInstanceOf(Date);
     expect(await runBacktest(id, { chunkSize: CHUNK })).toBe("not-runnable");
   });

@@ -4,6 +4,7 @@
  * keyset position in one statement, so a resumed job never counts a decision twice).
  */
 import "server-only";
+import type pg from "pg";
 import { type RecordedDecision, TRACE_TEXTS, UNREAD_TRACE } from "@/lib/backtest/replay";
 import type { BacktestResult, BacktestState, ToolSizeEstimate } from "@/lib/backtest/types";
 import { getPool } from "@/lib/db/client";
@@ -108,6 +109,43 @@ export async function saveEstimate(id: string, estimatedTotal: number): Promise<
     "UPDATE backtests SET estimated_total = $2, updated_at = now() WHERE id = $1",
     [id, estimatedTotal],
   );
+}
+
+/**
+ * Where to cut the window after `start` so that each slice holds at most about `size`
+ * decisions, by the minute rollups' counts: the start of each minute that would take a slice
+ * past `size`. The slices between `start`, the cuts and the window's end cover the window
+ * whatever the rollups hold; the counts only decide where the cuts fall (a minute holding more
+ * than `size` is one slice, read in several chunks).
+ */
+export async function planWindowCuts(
+  backtest: Pick<ClaimedBacktest, "tenantId" | "roles" | "to">,
+  start: Date,
+  size: number,
+): Promise<Date[]> {
+  const params: unknown[] = [backtest.tenantId, start, backtest.to];
+  let roleFilter = "";
+  if (backtest.roles.length > 0) {
+    params.push(backtest.roles);
+    roleFilter = "AND role = ANY($4::text[])";
+  }
+  const { rows } = await getPool().query<{ bucket: Date; n: number }>(
+    `SELECT bucket, sum(decisions)::float8 AS n FROM rollup_minute
+      WHERE tenant_id = $1 AND bucket >= date_trunc('minute', $2::timestamptz) AND bucket < $3
+        ${roleFilter}
+      GROUP BY bucket ORDER BY bucket`,
+    params,
+  );
+  const cuts: Date[] = [];
+  let held = 0;
+  for (const { bucket, n } of rows) {
+    if (held > 0 && held + n > size && bucket > start) {
+      cuts.push(bucket);
+      held = 0;
+    }
+    held += n;
+  }
+  return cuts;
 }
 
 /**
@@ -229,16 +267,53 @@ export class DecisionTexts {
   }
 }
 
+/** Connections the job reads the window on, apart from the pool's other work. */
+export interface ReadConnections {
+  /** None when the pool is too small to spare them: reads then take any pooled connection. */
+  clients: pg.PoolClient[];
+  close(): void;
+}
+
+/**
+ * Up to `count` connections for the job's reads, set to read a window's slice through the
+ * `ts` index in order. Left to choose, PostgreSQL reads a short slice with a bitmap heap scan,
+ * whose block reads (PostgreSQL 18's asynchronous I/O, `io_method = worker`) cost the job's 1M
+ * decisions about twice the database CPU of the ordered index scan. Spares at least two of the
+ * pool's connections for everything else; closed rather than returned, so the setting goes
+ * with them.
+ */
+export async function openReadConnections(count: number): Promise<ReadConnections> {
+  const pool = getPool();
+  const spare = Math.min(count, (pool.options.max ?? 10) - 2);
+  const clients: pg.PoolClient[] = [];
+  const close = () => {
+    for (const client of clients.splice(0)) client.release(true);
+  };
+  try {
+    for (let i = 0; i < spare; i++) {
+      const client = await pool.connect();
+      clients.push(client);
+      await client.query("SET enable_bitmapscan = off");
+    }
+  } catch (error) {
+    close();
+    throw error;
+  }
+  return { clients, close };
+}
+
 /**
  * The next `limit` decisions of the window after `cursor`, in (ts, id) order. Reads the
  * `decisions_ts_idx` range from the cursor's time (a bounded scan of the window; rows of other
- * tenants in it are filtered), so every chunk costs about the same wherever it lies.
+ * tenants in it are filtered), so every chunk costs about the same wherever it lies. On
+ * `connection` when given (`openReadConnections`), else on any pooled one.
  */
 export async function readDecisions(
   backtest: Pick<ClaimedBacktest, "tenantId" | "roles" | "from" | "to">,
   cursor: Cursor | null,
   limit: number,
   texts: DecisionTexts = new DecisionTexts(),
+  connection: pg.Pool | pg.PoolClient = getPool(),
 ): Promise<RecordedDecision[]> {
   const params: unknown[] = [backtest.tenantId, cursor?.ts ?? backtest.from, backtest.to, limit];
   const conditions = ["tenant_id = $1", "ts >= $2", "ts < $3"];
@@ -250,7 +325,7 @@ export async function readDecisions(
     params.push(backtest.roles);
     conditions.push(`role = ANY($${params.length}::text[])`);
   }
-  const { rows } = await getPool().query<DecisionRow>(
+  const { rows } = await connection.query<DecisionRow>(
     `SELECT ${decisionColumns(REPLAY_TRACE)}
        FROM decisions ${STORED_TRACE}
       WHERE ${conditions.join(" AND ")}
