@@ -111,6 +111,13 @@ const envSchema = z.object({
   // Backtests (docs/BACKTESTS.md) run in every server process unless 0 (one at a time per
   // process; pg-boss runs each once between them).
   ROUTELENS_BACKTESTS: booleanFlag.default(true),
+  // Reads a backtest job keeps in flight, each on a database connection of its own.
+  ROUTELENS_BACKTEST_READS: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 8")
+    .max(8, "must be between 1 and 8")
+    .default(1),
   // Test-only: the length of an evaluated slot. 60000 (a minute, driven by a pg-boss cron
   // schedule) outside tests; tests set a few seconds so minutes pass in seconds.
   ROUTELENS_ALERTS_SLOT_MS: z.coerce

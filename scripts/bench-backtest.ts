@@ -15,13 +15,14 @@
  * pages one after another (the targets of `npm run bench:dashboard`). Prints the job's time end
  * to end (handed over → done), decisions per second, peak RSS and page latencies.
  *
- *   npm run bench:backtest -- [--decisions 1000000] [--fresh] [--load-only] [--job-only]
+ *   npm run bench:backtest -- [--decisions 1000000] [--reads 1] [--fresh] [--load-only] [--job-only]
  *
  * A data set loaded by an earlier run (same size, under 6 hours old) is reused unless --fresh;
  * --load-only loads it and stops. --job-only runs the same backtest in this process instead,
  * with no server and no pages, and prints the job's own cost: its time, the CPU seconds of
  * this process and of PostgreSQL, and this process's peak memory (what a change to the job
- * does, without the pages' share of the server's thread).
+ * does, without the pages' share of the server's thread). --reads sets the job's reads in
+ * flight (ROUTELENS_BACKTEST_READS; 1 unless given).
  */
 
 import { randomUUID } from "node:crypto";
@@ -265,8 +266,14 @@ async function storeBacktest(db: pg.Client, window: { from: Date; to: Date }): P
 }
 
 /** --job-only: the backtest run by the job in this process, and what it cost. */
-async function runJobHere(url: string, db: pg.Client, window: { from: Date; to: Date }) {
+async function runJobHere(
+  url: string,
+  db: pg.Client,
+  window: { from: Date; to: Date },
+  reads: string,
+) {
   process.env.DATABASE_URL = url;
+  process.env.ROUTELENS_BACKTEST_READS = reads;
   const { runBacktest } = await import("@/lib/backtest/job");
   const { getPool } = await import("@/lib/db/client");
   const id = await storeBacktest(db, window);
@@ -311,10 +318,12 @@ async function main() {
       fresh: { type: "boolean" },
       "load-only": { type: "boolean" },
       "job-only": { type: "boolean" },
+      reads: { type: "string" },
     },
-    "usage: npm run bench:backtest -- [--decisions 1000000] [--fresh] [--load-only] [--job-only]",
+    "usage: npm run bench:backtest -- [--decisions 1000000] [--reads 1] [--fresh] [--load-only] [--job-only]",
   );
   const decisions = positiveWholeNumber("decisions", values.decisions, 1_000_000);
+  const reads = String(positiveWholeNumber("reads", values.reads, 1));
   const releaseLock = takeDataSetLock("bench:backtest", LOCK_FILE, DATA_DIR);
   const server = await startLocalPostgres({
     dataDir: DATA_DIR,
@@ -347,13 +356,13 @@ async function main() {
     const window = bounds[0];
     if (!window) throw new Error("no decisions loaded");
     if (values["job-only"] === true) {
-      await runJobHere(url, db, window);
+      await runJobHere(url, db, window, reads);
       return;
     }
 
     app = await startAppServer({
       databaseUrl: url,
-      env: { ROUTELENS_DEMO: "0", ROUTELENS_BACKTESTS: "1" },
+      env: { ROUTELENS_DEMO: "0", ROUTELENS_BACKTESTS: "1", ROUTELENS_BACKTEST_READS: reads },
     });
     const cookie = await benchAdminCookie(url, app.baseUrl);
     log(`next start on ${app.baseUrl}; pages before the job:`);
@@ -429,7 +438,7 @@ async function main() {
     const rate = replayed / seconds;
     console.log("");
     console.log(
-      `backtest of ${replayed.toLocaleString("en-US")} decisions (six-stage candidate): ${seconds.toFixed(1)} s end to end (handed over → done; job ${row?.job_seconds.toFixed(1)} s), ${Math.round(rate).toLocaleString("en-US")} decisions/s — target ≤ ${TARGET_SECONDS} s ${seconds <= TARGET_SECONDS ? "✓" : "✗"}`,
+      `backtest of ${replayed.toLocaleString("en-US")} decisions (six-stage candidate, ${reads} read(s) in flight): ${seconds.toFixed(1)} s end to end (handed over → done; job ${row?.job_seconds.toFixed(1)} s), ${Math.round(rate).toLocaleString("en-US")} decisions/s — target ≤ ${TARGET_SECONDS} s ${seconds <= TARGET_SECONDS ? "✓" : "✗"}`,
     );
     console.log(
       `server RSS peak during the job: ${(peakRss / 1024 / 1024).toFixed(0)} MiB (${(rssBefore / 1024 / 1024).toFixed(0)} MiB before it) — target ≤ ${TARGET_RSS_MIB} MiB ${peakRss <= TARGET_RSS_MIB * 1024 * 1024 ? "✓" : "✗"}`,

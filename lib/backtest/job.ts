@@ -29,6 +29,7 @@ import {
   saveEstimate,
 } from "@/lib/db/queries/backtest-job";
 import { isUnavailable } from "@/lib/db/unavailable";
+import { env } from "@/lib/env";
 import { estimateDroppedTokens, type RoutingConfig } from "@/lib/selection";
 import { BacktestAccumulator } from "./accumulate";
 import { readBacktestConfig } from "./config";
@@ -39,11 +40,6 @@ import { WindowReader } from "./window-reader";
 /** Decisions per chunk: one read, one replay batch. */
 export const DEFAULT_CHUNK_SIZE = 1_000;
 /**
- * Chunks read ahead while one is replayed, each on its own connection: reading is most of the
- * job's cost, and two reads keep both of PostgreSQL's cores of a small machine busy.
- */
-export const DEFAULT_READS_IN_FLIGHT = 2;
-/**
  * Least time between two checkpoints. Each one writes the whole partial result (tens of kB of
  * JSON) to PostgreSQL; once per chunk, that was a sixth of PostgreSQL's work for the job.
  */
@@ -53,6 +49,12 @@ const YIELD_EVERY_MS = 8;
 
 export interface RunBacktestOptions {
   chunkSize?: number;
+  /**
+   * Chunks read ahead while one is replayed, each on a connection of its own; by default
+   * `ROUTELENS_BACKTEST_READS` (1). Reading is most of the job's cost: on a 2-core machine 2
+   * reads in flight take the job from about 34 to 25 s a million decisions, but slow the
+   * dashboard beside it about threefold (docs/PERFORMANCE.md).
+   */
   readsInFlight?: number;
   /** 0 checkpoints after every chunk. */
   checkpointEveryMs?: number;
@@ -183,7 +185,7 @@ async function replayWindow(
 
   const recordedInputs = new RecordedInputsReader();
   let replayedTo: Cursor | null = cursor;
-  const readsInFlight = options.readsInFlight ?? DEFAULT_READS_IN_FLIGHT;
+  const readsInFlight = options.readsInFlight ?? env().ROUTELENS_BACKTEST_READS;
   const cuts = await planWindowCuts(backtest, cursor?.ts ?? backtest.from, chunkSize);
   const connections = await openReadConnections(readsInFlight);
   try {
