@@ -21,10 +21,9 @@ import {
   claimBacktest,
   commitChunk,
   DecisionTexts,
-  estimateDecisions,
   finishBacktest,
   openReadConnections,
-  planWindowCuts,
+  planWindow,
   readToolSizes,
   saveEstimate,
 } from "@/lib/db/queries/backtest-job";
@@ -142,8 +141,9 @@ async function replayWindow(
   options: RunBacktestOptions,
 ): Promise<RunBacktestOutcome> {
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const plan = await planWindow(backtest, backtest.cursor?.ts ?? backtest.from, chunkSize);
   if (backtest.cursor === null && backtest.estimatedTotal === 0) {
-    await saveEstimate(backtest.id, await estimateDecisions(backtest));
+    await saveEstimate(backtest.id, plan.decisions);
   }
   const candidate = new ConfigReplayer(candidateConfig);
   const baseline = baselineConfig ? new ConfigReplayer(baselineConfig) : null;
@@ -186,13 +186,12 @@ async function replayWindow(
   const recordedInputs = new RecordedInputsReader();
   let replayedTo: Cursor | null = cursor;
   const readsInFlight = options.readsInFlight ?? env().ROUTELENS_BACKTEST_READS;
-  const cuts = await planWindowCuts(backtest, cursor?.ts ?? backtest.from, chunkSize);
   const connections = await openReadConnections(readsInFlight);
   try {
     const window = new WindowReader(
       backtest,
       cursor,
-      cuts,
+      plan.cuts,
       chunkSize,
       readsInFlight,
       new DecisionTexts(),

@@ -1,6 +1,6 @@
 /**
  * Reads a backtest's window in (ts, id) order, several chunks in flight at once. The window is
- * cut into slices of about a chunk each (`planWindowCuts`, from the minute rollups), so the
+ * cut into slices of about a chunk each (`planWindow`, from the minute rollups), so the
  * next slices can be read on other connections while the first is replayed: PostgreSQL's
  * work for the job, most of the job's cost, then runs on more than one core. A slice that
  * holds more than a chunk is read on in keyset order before the slices after it are handed out.
@@ -36,7 +36,7 @@ export class WindowReader {
 
   /**
    * @param cursor where the window resumes: after this decision, or at the window's start.
-   * @param cuts the slices' edges after the resume point (`planWindowCuts`), ascending.
+   * @param cuts the slices' edges after the resume point (`planWindow`), ascending.
    * @param inFlight most reads in flight while the caller replays what it was handed.
    * @param connections where to read (`openReadConnections`); none: any pooled connection.
    */

@@ -20,7 +20,7 @@ import {
   type Cursor,
   DecisionTexts,
   openReadConnections,
-  planWindowCuts,
+  planWindow,
   readDecisions,
 } from "@/lib/db/queries/backtest-job";
 import { deleteTenantRows } from "../support/tenant-rows";
@@ -177,7 +177,7 @@ describe("reading a window in slices", () => {
   ) => new WindowReader(scope, cursor, cuts, CHUNK, inFlight, new DecisionTexts(), connections);
 
   it("plans slices of at most a chunk from the rollups, or of one minute that holds more", async () => {
-    const cuts = await planWindowCuts(scope, window.from, CHUNK);
+    const cuts = (await planWindow(scope, window.from, CHUNK)).cuts;
     for (const cut of cuts) expect(cut.getTime() % 60_000).toBe(0);
     const { rows } = await client.query<{ slice: number; n: number; minutes: number }>(
       `SELECT width_bucket(extract(epoch FROM ts)::float8, $4::float8[]) AS slice, count(*)::int AS n,
@@ -201,7 +201,7 @@ describe("reading a window in slices", () => {
   });
 
   it("reads the whole window once, in order, whatever the cuts and reads in flight", async () => {
-    const planned = await planWindowCuts(scope, window.from, CHUNK);
+    const planned = (await planWindow(scope, window.from, CHUNK)).cuts;
     expect(await readAll(reader(null, planned))).toEqual(expected);
     expect(await readAll(reader(null, planned, 1))).toEqual(expected);
     const connections = await openReadConnections(2);
@@ -231,13 +231,13 @@ describe("reading a window in slices", () => {
     );
     const after = rows[0] as { id: string; ts: Date };
     const cursor = { ts: after.ts, id: Number(after.id) };
-    const cuts = await planWindowCuts(scope, cursor.ts, CHUNK);
+    const cuts = (await planWindow(scope, cursor.ts, CHUNK)).cuts;
     expect(await readAll(reader(cursor, cuts))).toEqual(expected.slice(431));
   });
 
   it("reads only the roles asked for", async () => {
     const planners = { ...scope, roles: ["planner"] };
-    const cuts = await planWindowCuts(planners, window.from, CHUNK);
+    const cuts = (await planWindow(planners, window.from, CHUNK)).cuts;
     const read = new WindowReader(planners, null, cuts, CHUNK, 2, new DecisionTexts());
     const ids = await readAll(read);
     expect(ids).toHaveLength(72);

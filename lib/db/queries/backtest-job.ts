@@ -87,23 +87,6 @@ export async function claimBacktest(id: string): Promise<ClaimedBacktest | null>
   };
 }
 
-/** The decisions the rollups hold for the backtest's tenant, roles and window. */
-export async function estimateDecisions(backtest: ClaimedBacktest): Promise<number> {
-  const params: unknown[] = [backtest.tenantId, backtest.from, backtest.to];
-  let roleFilter = "";
-  if (backtest.roles.length > 0) {
-    params.push(backtest.roles);
-    roleFilter = "AND role = ANY($4::text[])";
-  }
-  const { rows } = await getPool().query<{ n: number | null }>(
-    `SELECT sum(decisions)::bigint AS n FROM rollup_minute
-      WHERE tenant_id = $1 AND bucket >= date_trunc('minute', $2::timestamptz) AND bucket < $3
-        ${roleFilter}`,
-    params,
-  );
-  return rows[0]?.n ?? 0;
-}
-
 export async function saveEstimate(id: string, estimatedTotal: number): Promise<void> {
   await getPool().query(
     "UPDATE backtests SET estimated_total = $2, updated_at = now() WHERE id = $1",
@@ -111,18 +94,25 @@ export async function saveEstimate(id: string, estimatedTotal: number): Promise<
   );
 }
 
+/** How the job reads the window after a point: where to cut it, and how much the rollups hold. */
+export interface WindowPlan {
+  cuts: Date[];
+  /** The decisions the rollups hold for the tenant and roles from the point to the window's end. */
+  decisions: number;
+}
+
 /**
  * Where to cut the window after `start` so that each slice holds at most about `size`
  * decisions, by the minute rollups' counts: the start of each minute that would take a slice
  * past `size`. The slices between `start`, the cuts and the window's end cover the window
  * whatever the rollups hold; the counts only decide where the cuts fall (a minute holding more
- * than `size` is one slice, read in several chunks).
+ * than `size` is one slice, read in several chunks). Their sum is the job's estimated total.
  */
-export async function planWindowCuts(
+export async function planWindow(
   backtest: Pick<ClaimedBacktest, "tenantId" | "roles" | "to">,
   start: Date,
   size: number,
-): Promise<Date[]> {
+): Promise<WindowPlan> {
   const params: unknown[] = [backtest.tenantId, start, backtest.to];
   let roleFilter = "";
   if (backtest.roles.length > 0) {
@@ -138,14 +128,16 @@ export async function planWindowCuts(
   );
   const cuts: Date[] = [];
   let held = 0;
+  let decisions = 0;
   for (const { bucket, n } of rows) {
     if (held > 0 && held + n > size && bucket > start) {
       cuts.push(bucket);
       held = 0;
     }
     held += n;
+    decisions += n;
   }
-  return cuts;
+  return { cuts, decisions };
 }
 
 /**
