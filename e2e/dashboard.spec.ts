@@ -318,12 +318,28 @@ test("the runs table sorts and pages through the URL", async ({ page }, testInfo
     .getByRole("navigation", { name: "Runs pages", exact: true })
     .getByRole("link", { name: "Next →" })
     .click();
-  await expect(page).toHaveURL(/page=2/);
+  await expect(page).toHaveURL(/after=/);
   await expect(summary).toHaveText(`26–${PAGED_RUNS + 1} of ${PAGED_RUNS + 1} runs`);
   await expect(firstRunId()).toHaveText("dash-page-24");
   // The URL alone reproduces the view.
   await page.reload();
   await expect(firstRunId()).toHaveText("dash-page-24");
+  // Previous goes back to the first page, full.
+  await page
+    .getByRole("navigation", { name: "Runs pages", exact: true })
+    .getByRole("link", { name: "← Previous" })
+    .click();
+  await expect(summary).toHaveText(`1–25 of ${PAGED_RUNS + 1} runs`);
+  await expect(firstRunId()).toHaveText("dash-page-00");
+  await page
+    .getByRole("navigation", { name: "Runs pages", exact: true })
+    .getByRole("link", { name: "Last »" })
+    .click();
+  await expect(page).toHaveURL(/last=1/);
+  // The last page is a full page too: the last 25 runs.
+  await expect(summary).toHaveText(
+    `${PAGED_RUNS + 1 - 24}–${PAGED_RUNS + 1} of ${PAGED_RUNS + 1} runs`,
+  );
 
   // Dates show in the viewer's time zone, with the exact UTC time on hover.
   await expect(table.locator("time").first()).toHaveAttribute("title", /UTC$/);

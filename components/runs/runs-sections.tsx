@@ -4,10 +4,17 @@
  */
 
 import { requireScope } from "@/lib/auth/access";
-import { describePage } from "@/lib/dashboard/pagination";
+import { describeKeysetPage } from "@/lib/dashboard/pagination";
+import { encodeRunKey, runsPositionOf } from "@/lib/dashboard/runs-position";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { exportHref, runsHref, runsView, sortLinks } from "@/lib/dashboard/url";
-import { countRuns, listRuns, runsFilterOf } from "@/lib/db/queries/runs";
+import {
+  countRunsBefore,
+  countRunsUpTo,
+  listRunsPage,
+  RUN_COUNT_CAP,
+  runsFilterOf,
+} from "@/lib/db/queries/runs";
 import {
   EXPORT_ROW_LIMIT,
   RUN_SORT_DIRECTIONS,
@@ -16,7 +23,7 @@ import {
   sortDirectionOf,
 } from "@/lib/schemas/dashboard";
 import { DownloadLink } from "../ui/download-link";
-import { Pager } from "../ui/pager";
+import { type KeysetLinks, KeysetPager } from "../ui/pager";
 import { RunsTable } from "./runs-table";
 
 export async function RunsSection({
@@ -29,40 +36,43 @@ export async function RunsSection({
   const filter = runsFilterOf(search, range, await requireScope(search.tenant));
   const dir = sortDirectionOf(search, RUN_SORT_DIRECTIONS);
   const order = { sort: search.sort, dir };
-  const requested = describePage(search.page, search.size, Number.MAX_SAFE_INTEGER);
-  let [total, rows] = await Promise.all([
-    countRuns(filter),
-    listRuns(filter, order, { offset: requested.offset, limit: search.size }),
+  const [page, total] = await Promise.all([
+    listRunsPage(filter, order, runsPositionOf(search), search.size),
+    countRunsUpTo(filter, RUN_COUNT_CAP),
   ]);
-  const info = describePage(search.page, search.size, total);
-  if (info.page !== search.page) {
-    // The page asked for is past the end: show the last one.
-    rows = await listRuns(filter, order, { offset: info.offset, limit: search.size });
-  }
+  const before = await countRunsBefore(filter, order, page, total);
+  const summary = describeKeysetPage({
+    shown: page.rows.length,
+    before,
+    total,
+    cap: RUN_COUNT_CAP,
+    noun: "runs",
+  });
+  const links: KeysetLinks = {
+    first: page.hasPrevious ? runsHref(search) : null,
+    previous:
+      page.hasPrevious && page.firstKey
+        ? runsHref(search, { before: encodeRunKey(search.sort, page.firstKey) })
+        : null,
+    next:
+      page.hasNext && page.lastKey
+        ? runsHref(search, { after: encodeRunKey(search.sort, page.lastKey) })
+        : null,
+    last: page.hasNext ? runsHref(search, { last: true }) : null,
+  };
+  const paged = page.hasPrevious || page.hasNext;
   return (
     <section className="panel" aria-label="Runs">
       <div className="section-head">
-        <Pager
-          info={info}
-          hrefFor={(page) => runsHref(search, { page })}
-          noun="runs"
-          label="Runs pages"
-        />
+        <KeysetPager summary={summary} links={links} label="Runs pages" />
         <DownloadLink href={exportHref("runs", runsView, search)} rowLimit={EXPORT_ROW_LIMIT} />
       </div>
       <RunsTable
-        rows={rows}
+        rows={page.rows}
         sort={{ id: search.sort, desc: dir === "desc" }}
         sortLinks={sortLinks(RUN_SORT_KEYS, order, (changes) => runsHref(search, changes))}
       />
-      {info.pageCount > 1 ? (
-        <Pager
-          info={info}
-          hrefFor={(page) => runsHref(search, { page })}
-          noun="runs"
-          label="Runs pages, bottom"
-        />
-      ) : null}
+      {paged ? <KeysetPager summary={summary} links={links} label="Runs pages, bottom" /> : null}
     </section>
   );
 }

@@ -66,3 +66,55 @@ export function Pager({
     </nav>
   );
 }
+
+/** Links of a list paged by key: each is the URL of that page, or null where there is none. */
+export interface KeysetLinks {
+  first: string | null;
+  previous: string | null;
+  next: string | null;
+  last: string | null;
+}
+
+/**
+ * The pager of a list paged by key (the runs list): first, previous, next and last pages, and
+ * a summary of where the page is in the list.
+ */
+export function KeysetPager({
+  summary,
+  links,
+  label,
+}: {
+  summary: string;
+  links: KeysetLinks;
+  label: string;
+}) {
+  const items: { text: string; href: string | null; rel?: string }[] = [
+    { text: "« First", href: links.first },
+    { text: "← Previous", href: links.previous, rel: "prev" },
+    { text: "Next →", href: links.next, rel: "next" },
+    { text: "Last »", href: links.last },
+  ];
+  const paged = items.some((item) => item.href !== null);
+  return (
+    <nav className="pager" aria-label={label}>
+      <span className="muted" data-testid="pager-summary">
+        {summary}
+      </span>
+      {paged ? (
+        <ul>
+          {items.map((item) => (
+            <li key={item.text}>
+              {item.href === null ? (
+                <span className="muted">{item.text}</span>
+              ) : (
+                <Link href={item.href} rel={item.rel} scroll={false}>
+                  {item.text}
+                </Link>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </nav>
+  );
+}

@@ -7,7 +7,7 @@ import { auditSearchSchema } from "@/lib/schemas/audit";
 import { defineView } from "./url";
 
 /** `/settings/audit` links; changing a filter goes back to page 1. */
-export const auditView = defineView("/settings/audit", auditSearchSchema, { resetPage: true });
+export const auditView = defineView("/settings/audit", auditSearchSchema, { position: ["page"] });
 
 /** What the audit table shows for one entry. */
 export interface AuditRow {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describePage, pageWindow } from "./pagination";
+import { describeKeysetPage, describePage, pageWindow } from "./pagination";
 
 describe("describePage", () => {
   it("computes offsets and row numbers", () => {
@@ -42,5 +42,28 @@ describe("pageWindow", () => {
     expect(pageWindow(5, 10)).toEqual([1, null, 3, 4, 5, 6, 7, null, 10]);
     expect(pageWindow(1, 4)).toEqual([1, 2, 3, 4]);
     expect(pageWindow(10, 10)).toEqual([1, null, 8, 9, 10]);
+  });
+});
+
+describe("describeKeysetPage", () => {
+  const page = { cap: 10_000, noun: "runs" };
+
+  it("says where the page is when every row before it was counted", () => {
+    expect(describeKeysetPage({ ...page, shown: 6, before: 25, total: 31 })).toBe(
+      "26–31 of 31 runs",
+    );
+    expect(describeKeysetPage({ ...page, shown: 50, before: 0, total: 10_001 })).toBe(
+      "1–50 of more than 10,000 runs",
+    );
+    expect(describeKeysetPage({ ...page, shown: 50, before: 9_950, total: 10_000 })).toBe(
+      "9,951–10,000 of 10,000 runs",
+    );
+  });
+
+  it("says what it knows past the count's cap", () => {
+    expect(describeKeysetPage({ ...page, shown: 50, before: null, total: 10_001 })).toBe(
+      "50 runs past the first 10,000 (more than 10,000 match)",
+    );
+    expect(describeKeysetPage({ ...page, shown: 0, before: 0, total: 0 })).toBe("No runs");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Page arithmetic for the server-paginated tables.
  */
+import { formatCount } from "@/lib/dashboard/format";
 
 export interface PageInfo {
   page: number;
@@ -49,4 +50,31 @@ export function pageWindow(page: number, pageCount: number, radius = 2): (number
     out.push(p);
   });
   return out;
+}
+
+/**
+ * Where a page of a list paged by key sits, in words: "26–50 of 31 runs", "1–50 of more than
+ * 10,000 runs", or, when the rows before the page were not all counted, "50 runs past the
+ * first 10,000 (more than 10,000 match)". `before` is null when more than `cap` rows come
+ * before the page; `total` is a count that stops at `cap` + 1.
+ */
+export function describeKeysetPage({
+  shown,
+  before,
+  total,
+  cap,
+  noun,
+}: {
+  shown: number;
+  before: number | null;
+  total: number;
+  cap: number;
+  noun: string;
+}): string {
+  if (shown === 0) return `No ${noun}`;
+  const of = total > cap ? `more than ${formatCount(cap)}` : formatCount(total);
+  if (before === null) {
+    return `${formatCount(shown)} ${noun} past the first ${formatCount(cap)} (${of} match)`;
+  }
+  return `${formatCount(before + 1)}–${formatCount(before + shown)} of ${of} ${noun}`;
 }

@@ -59,11 +59,14 @@ describe("runsSearchSchema", () => {
   it("parses paging, sorting and flags", () => {
     const parsed = parseSearchParams(
       runsSearchSchema,
-      new URLSearchParams("page=3&size=25&sort=droppedTokens&dir=asc&warnings=1&harmful=0&q=run-"),
+      new URLSearchParams(
+        "after=abc&last=1&size=25&sort=droppedTokens&dir=asc&warnings=1&harmful=0&q=run-",
+      ),
     );
     expect(parsed).toMatchObject({
       range: "all",
-      page: 3,
+      after: "abc",
+      last: true,
       size: 25,
       sort: "droppedTokens",
       dir: "asc",
@@ -73,10 +76,9 @@ describe("runsSearchSchema", () => {
     });
   });
 
-  it("clamps nonsense pages and sizes to defaults", () => {
-    for (const page of ["0", "-2", "1.5", "abc", "99999999"]) {
-      expect(parseSearchParams(runsSearchSchema, { page }).page).toBe(1);
-    }
+  it("drops nonsense positions and sizes for their defaults", () => {
+    expect(parseSearchParams(runsSearchSchema, { after: "x".repeat(2_001) }).after).toBeUndefined();
+    expect(parseSearchParams(runsSearchSchema, { last: "maybe" }).last).toBe(false);
     expect(parseSearchParams(runsSearchSchema, { size: "1000" }).size).toBe(50);
   });
 });

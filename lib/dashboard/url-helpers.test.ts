@@ -41,11 +41,14 @@ describe("defineView", () => {
     );
   });
 
-  it("goes back to page 1 only where asked", () => {
-    const runs = parseSearchParams(runsSearchSchema, { page: "3" });
+  it("goes back to the first page only where asked", () => {
+    const runs = parseSearchParams(runsSearchSchema, { after: "k1" });
     expect(runsView.href(runs, { tenant: "acme" })).toBe("/runs?tenant=acme");
     expect(runsView.href(runs)).toBe("/runs");
-    expect(runsView.href(runs, { page: 4 })).toBe("/runs?page=4");
+    expect(runsView.href(runs, { after: "k2" })).toBe("/runs?after=k2");
+    // A link sets one position and drops the others.
+    expect(runsView.href(runs, { before: "k0" })).toBe("/runs?before=k0");
+    expect(runsView.href(runs, { last: true })).toBe("/runs?last=1");
   });
 });
 
@@ -82,7 +85,7 @@ describe("sortLinks", () => {
   });
 
   it("builds real links with a view", () => {
-    const state = parseSearchParams(runsSearchSchema, { sort: "droppedTokens", page: "2" });
+    const state = parseSearchParams(runsSearchSchema, { sort: "droppedTokens", after: "k" });
     const links = sortLinks(["droppedTokens", "runId"], { sort: state.sort, dir: "desc" }, (c) =>
       runsView.href(state, c),
     );
@@ -95,8 +98,8 @@ describe("sortLinks", () => {
 
 describe("exportHref", () => {
   it("is the download path with the view's query", () => {
-    const runs = parseSearchParams(runsSearchSchema, { tenant: "acme", sort: "runId", page: "2" });
-    // The runs view goes back to page 1 unless the page is asked for; a download has no pages.
+    const runs = parseSearchParams(runsSearchSchema, { tenant: "acme", sort: "runId", last: "1" });
+    // A link goes back to the first page unless it asks for another; a download has no pages.
     expect(exportHref("runs", runsView, runs)).toBe("/api/export/runs?tenant=acme&sort=runId");
     expect(exportHref("breakdown", overviewView, overviewView.defaults)).toBe(
       "/api/export/breakdown",

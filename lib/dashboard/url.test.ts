@@ -49,11 +49,11 @@ describe("overviewHref", () => {
 });
 
 describe("runsHref", () => {
-  const state = parseSearchParams(runsSearchSchema, { page: "4", tenant: "acme" });
+  const state = parseSearchParams(runsSearchSchema, { before: "k4", tenant: "acme" });
 
-  it("goes back to page 1 when anything but the page changes", () => {
+  it("goes back to the first page when anything but the position changes", () => {
     expect(runsHref(state, { sort: "droppedTokens" })).toBe("/runs?tenant=acme&sort=droppedTokens");
-    expect(runsHref(state, { page: 5 })).toBe("/runs?tenant=acme&page=5");
+    expect(runsHref(state, { after: "k5" })).toBe("/runs?tenant=acme&after=k5");
   });
 
   it("writes flags as 1 and leaves them out when off", () => {

@@ -47,13 +47,14 @@ export interface View<State> {
 
 /**
  * A view whose URL state `schema` describes. Parameters are written in the schema's order;
- * `from` and `to` only with a custom range. With `resetPage`, a link that changes anything but
- * the page goes back to page 1.
+ * `from` and `to` only with a custom range. `position` names the parameters that say which page
+ * is shown (`page`, or the runs list's `after`, `before` and `last`): a link sets at most one of
+ * them and drops the others, so a link that changes anything else goes back to the first page.
  */
 export function defineView<Schema extends z.ZodObject>(
   path: string,
   schema: Schema,
-  { resetPage = false }: { resetPage?: boolean } = {},
+  { position = [] }: { position?: readonly (keyof z.infer<Schema> & string)[] } = {},
 ): View<z.infer<Schema>> {
   type State = z.infer<Schema>;
   // A schema with required fields (a download's) has no default state: nothing is left out.
@@ -62,7 +63,9 @@ export function defineView<Schema extends z.ZodObject>(
   const keys = Object.keys(schema.shape);
   const query = (state: State, changes: Partial<State> = {}): string => {
     const next = { ...state, ...changes } as Record<string, Value>;
-    if (resetPage && changes.page === undefined) next.page = undefined;
+    for (const key of position) {
+      if ((changes as Record<string, unknown>)[key] === undefined) next[key] = undefined;
+    }
     const values: Record<string, Value> = {};
     for (const key of keys) values[key] = next[key];
     if (values.range !== "custom") {
@@ -126,7 +129,9 @@ export function exportHref<State>(
 }
 
 export const overviewView = defineView("/", overviewSearchSchema);
-export const runsView = defineView("/runs", runsSearchSchema, { resetPage: true });
+export const runsView = defineView("/runs", runsSearchSchema, {
+  position: ["after", "before", "last"],
+});
 /** The iterations download of one run (its "view" is the download itself). */
 export const runExportView = defineView("/api/export/run", runExportSearchSchema);
 

@@ -179,6 +179,8 @@ export const RUN_SORT_DIRECTIONS = sortDirections(RUN_SORT_KEYS, ["runId", "tena
 
 export const RUN_PAGE_SIZES = [25, 50, 100] as const;
 export const DEFAULT_RUN_PAGE_SIZE = 50;
+/** Longest key of a runs page a URL may carry: base64url of a sort key, a value and a run's identity. */
+const RUN_KEY_LENGTH = 2_000;
 /** Deepest page a URL may ask for; deeper requests are clamped. */
 export const MAX_PAGE = 100_000;
 
@@ -196,7 +198,12 @@ export const runsSearchSchema = z.object({
   harmful: flag,
   sort: param(z.enum(RUN_SORT_KEYS)).default("lastSeen"),
   dir: direction,
-  page,
+  /** The page starts after this row's key (`lib/dashboard/runs-position.ts`). */
+  after: optionalText(RUN_KEY_LENGTH),
+  /** The page ends before this row's key. */
+  before: optionalText(RUN_KEY_LENGTH),
+  /** The page is the last one of the order. */
+  last: flag,
   size: param(
     z.coerce
       .number()

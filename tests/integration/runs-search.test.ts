@@ -5,7 +5,7 @@
 
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { ALL_TENANTS } from "@/lib/auth/scope";
-import { countRuns, listRuns, type RunsFilter } from "@/lib/db/queries/runs";
+import { countRunsUpTo, listRunsPage, type RunsFilter } from "@/lib/db/queries/runs";
 import { createApiKey } from "@/lib/keys";
 import { decisionEvent } from "@/lib/telemetry/events";
 import { postBatch } from "../support/http";
@@ -40,9 +40,9 @@ beforeAll(async () => {
 
 async function search(prefix: string): Promise<string[]> {
   const filter: RunsFilter = { scope: ALL_TENANTS, tenant, runIdPrefix: prefix };
-  const rows = await listRuns(filter, { sort: "runId", dir: "asc" }, { offset: 0, limit: 100 });
-  const ids = rows.map((row) => row.runId);
-  expect(await countRuns(filter)).toBe(ids.length);
+  const page = await listRunsPage(filter, { sort: "runId", dir: "asc" }, { kind: "first" }, 100);
+  const ids = page.rows.map((row) => row.runId);
+  expect(await countRunsUpTo(filter, 100)).toBe(ids.length);
   // Compared as sets: the order of run ids depends on the database's collation.
   return ids.sort();
 }

@@ -31,6 +31,9 @@ const HOSTILE_QUERIES = [
   "tool=a%00b",
   "runId=a%00b",
   "before=a%00b&after=b%00c",
+  // Keys of the runs list that decode, but not to a key of a row (lib/dashboard/runs-position.ts).
+  `sort=droppedTokens&after=${Buffer.from('["droppedTokens","1e999","a","b"]').toString("base64url")}`,
+  `before=${Buffer.from('["lastSeen","2026-01-01T00:00:00.000Z","a","b\\u0000"]').toString("base64url")}`,
   "range=custom&from=-271821-04-20T00:00:00Z&to=-271821-04-21T00:00:00Z",
   "range=custom&from=-271821-04-20T00:00:00.000Z&to=2026-01-01T00:00:00Z",
   "range=custom&from=+275760-09-12T00:00:00Z&to=+275760-09-13T00:00:00Z",

@@ -1,15 +1,21 @@
 /**
  * Runs reads: the `runs` summary table only (one row per run, kept current on ingest).
  *
- * Paging is offset-based with a deferred join: the inner query finds one page of keys
- * (`tenant_id`, `run_id`) and the outer one fetches those rows. Under the default order
- * (newest activity first) the inner query is an index-only scan of
- * `runs_last_seen_tenant_id_run_id_idx`, so a deep page costs an index walk, not a heap walk.
- * Every order ends with (tenant_id, run_id), so pages are stable.
+ * Paging is by key: a page starts after (or ends before) the key of a row in the chosen order,
+ * and every order is a row of columns in one direction — (sort column, tenant_id, run_id), or
+ * (tenant_id, run_id) and (run_id, tenant_id) — with an index of its own, scanned forwards or
+ * backwards. So every page of every order reads its own rows and no others, however many runs
+ * there are and however deep the page; the deepest page is the last one read backwards. Counts
+ * stop at a cap (`countRunsUpTo`), for the same reason.
  */
 import "server-only";
 import type { TenantScope } from "@/lib/auth/scope";
 import { runHasIssuesFor } from "@/lib/dashboard/issue-kinds";
+import {
+  RUN_SORT_VALUE_TYPES,
+  type RunKey,
+  type RunsPosition,
+} from "@/lib/dashboard/runs-position";
 import type { Period } from "@/lib/dashboard/time-range";
 import type { RunRow } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
@@ -52,6 +58,9 @@ const SORT_COLUMNS: Record<RunSortKey, string> = {
   harmfulDrops: "harmful_drops",
 };
 
+/** Most rows a count reads: past it the list says "more than" (`countRunsUpTo`). */
+export const RUN_COUNT_CAP = 10_000;
+
 /** The filter the runs page's URL describes (shared by the page and its CSV export). */
 export function runsFilterOf(
   search: RunsSearch,
@@ -87,20 +96,54 @@ function conditionsFor(params: SqlParams, filter: RunsFilter): string[] {
   return conditions;
 }
 
+/** The columns of an order, first to last; each order has an index with exactly these. */
+function keyColumns(sort: RunSortKey): string[] {
+  if (sort === "tenant") return ["tenant_id", "run_id"];
+  if (sort === "runId") return ["run_id", "tenant_id"];
+  return [SORT_COLUMNS[sort], "tenant_id", "run_id"];
+}
+
+/** The sort column as the text a key carries ("" for tenant and run id, which the key holds anyway). */
+function sortValueSql(sort: RunSortKey): string {
+  const type = RUN_SORT_VALUE_TYPES[sort];
+  const column = `r.${SORT_COLUMNS[sort]}`;
+  if (type === null) return "''";
+  if (type === "timestamptz") {
+    return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  }
+  return `${column}::text`;
+}
+
+/** `ORDER BY` for an order, turned round with `reversed`. */
+function orderBy(order: RunsOrder, reversed = false): string {
+  const ascending = (order.dir === "asc") !== reversed;
+  const dir = ascending ? "ASC" : "DESC";
+  return keyColumns(order.sort)
+    .map((column) => `r.${column} ${dir}`)
+    .join(", ");
+}
+
 /**
- * ORDER BY for a sort: the column, then (tenant_id, run_id) the other way round, which is the
- * order of `runs_last_seen_tenant_id_run_id_idx` when sorting by last seen (either direction).
+ * The rows after `key` in `order` (before it, with `reversed`), `key`'s own row too with
+ * `inclusive`: one row comparison, which the order's index answers as a range.
  */
-function orderBy(order: RunsOrder, alias = ""): string {
-  const column = `${alias}${SORT_COLUMNS[order.sort]}`;
-  const tie = order.dir === "desc" ? "ASC" : "DESC";
-  if (order.sort === "tenant") {
-    return `${alias}tenant_id ${order.dir.toUpperCase()}, ${alias}run_id ${order.dir.toUpperCase()}`;
-  }
-  if (order.sort === "runId") {
-    return `${alias}run_id ${order.dir.toUpperCase()}, ${alias}tenant_id ${order.dir.toUpperCase()}`;
-  }
-  return `${column} ${order.dir.toUpperCase()}, ${alias}tenant_id ${tie}, ${alias}run_id ${tie}`;
+function keyCondition(
+  params: SqlParams,
+  order: RunsOrder,
+  key: RunKey,
+  { reversed = false, inclusive = false } = {},
+): string {
+  const type = RUN_SORT_VALUE_TYPES[order.sort];
+  const values =
+    order.sort === "tenant"
+      ? [params.add(key.tenantId), params.add(key.runId)]
+      : order.sort === "runId"
+        ? [params.add(key.runId), params.add(key.tenantId)]
+        : [`${params.add(key.value)}::${type}`, params.add(key.tenantId), params.add(key.runId)];
+  const forwards = (order.dir === "asc") !== reversed;
+  const operator = `${forwards ? ">" : "<"}${inclusive ? "=" : ""}`;
+  const columns = keyColumns(order.sort).map((column) => `r.${column}`);
+  return `(${columns.join(", ")}) ${operator} (${values.join(", ")})`;
 }
 
 const RUN_COLUMNS = `
@@ -118,52 +161,134 @@ function toRunRow(row: RawRunRow): RunRow {
   return { ...row, firstSeen: row.firstSeen.toISOString(), lastSeen: row.lastSeen.toISOString() };
 }
 
-/** One page of runs in the given order. */
-export async function listRuns(
+/** Up to `limit` rows from `from` on (or back from it, `reversed`), with each row's key. */
+async function readRuns(
   filter: RunsFilter,
   order: RunsOrder,
-  page: { offset: number; limit: number },
-): Promise<RunRow[]> {
+  limit: number,
+  { from, reversed = false }: { from?: RunKey | undefined; reversed?: boolean } = {},
+): Promise<{ row: RunRow; key: RunKey }[]> {
   const params = new SqlParams();
   const conditions = conditionsFor(params, filter);
-  const { rows } = await getPool().query<RawRunRow>(
-    `SELECT ${RUN_COLUMNS}
-       FROM (SELECT tenant_id, run_id FROM runs ${whereClause(conditions)}
-              ORDER BY ${orderBy(order)}
-             OFFSET ${params.add(page.offset)} LIMIT ${params.add(page.limit)}) k
-       JOIN runs r ON r.tenant_id = k.tenant_id AND r.run_id = k.run_id
-      ORDER BY ${orderBy(order, "r.")}`,
+  if (from) conditions.push(keyCondition(params, order, from, { reversed }));
+  const { rows } = await getPool().query<RawRunRow & { sortValue: string }>(
+    `SELECT ${RUN_COLUMNS}, ${sortValueSql(order.sort)} AS "sortValue"
+       FROM runs r ${whereClause(conditions)}
+      ORDER BY ${orderBy(order, reversed)}
+      LIMIT ${params.add(limit)}`,
     params.values,
   );
-  return rows.map(toRunRow);
+  return rows.map(({ sortValue, ...row }) => ({
+    row: toRunRow(row),
+    key: { value: sortValue, tenantId: row.tenantId, runId: row.runId },
+  }));
 }
 
-/** How many runs match the filter. */
-export async function countRuns(filter: RunsFilter): Promise<number> {
+export interface RunsPage {
+  rows: RunRow[];
+  /** The keys of the first and last rows shown (null when there are none). */
+  firstKey: RunKey | null;
+  lastKey: RunKey | null;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  /** Where the page ended up: a page before the first row becomes the first page. */
+  position: RunsPosition;
+}
+
+/**
+ * One page of runs at `position` in `order`. A page reached backwards that runs into the
+ * start of the list is shown as the first page, full, rather than as the few rows left.
+ */
+export async function listRunsPage(
+  filter: RunsFilter,
+  order: RunsOrder,
+  position: RunsPosition,
+  size: number,
+): Promise<RunsPage> {
+  const backwards = position.kind === "before" || position.kind === "last";
+  const from = position.kind === "after" || position.kind === "before" ? position.key : undefined;
+  const read = await readRuns(filter, order, size + 1, { from, reversed: backwards });
+  const more = read.length > size;
+  const shown = read.slice(0, size);
+  if (position.kind === "before" && !more) {
+    return listRunsPage(filter, order, { kind: "first" }, size);
+  }
+  if (position.kind === "after" && shown.length === 0) {
+    // Nothing after the key any more (the runs after it were pruned): the last page instead.
+    return listRunsPage(filter, order, { kind: "last" }, size);
+  }
+  if (backwards) shown.reverse();
+  return {
+    rows: shown.map((item) => item.row),
+    firstKey: shown[0]?.key ?? null,
+    lastKey: shown.at(-1)?.key ?? null,
+    hasPrevious: backwards ? more : position.kind === "after",
+    hasNext: backwards ? position.kind === "before" : more,
+    position,
+  };
+}
+
+/**
+ * How many runs match the filter, reading at most `cap` + 1 of them: exact up to `cap`, and
+ * `cap` + 1 for "more than `cap`". With `upTo`, only the runs up to that key in `order`
+ * (`inclusive` of it or not): a page's distance from the start.
+ */
+export async function countRunsUpTo(
+  filter: RunsFilter,
+  cap: number,
+  upTo?: { order: RunsOrder; key: RunKey; inclusive: boolean },
+): Promise<number> {
   const params = new SqlParams();
   const conditions = conditionsFor(params, filter);
+  if (upTo) {
+    conditions.push(
+      keyCondition(params, upTo.order, upTo.key, { reversed: true, inclusive: upTo.inclusive }),
+    );
+  }
   const { rows } = await getPool().query<{ count: number }>(
-    `SELECT count(*) AS count FROM runs ${whereClause(conditions)}`,
+    `SELECT count(*) AS count
+       FROM (SELECT 1 FROM runs r ${whereClause(conditions)} LIMIT ${params.add(cap + 1)}) capped`,
     params.values,
   );
   return rows[0]?.count ?? 0;
 }
 
 /**
- * Every matching run in order, in batches (the CSV download), stopping after `max` rows.
+ * How many matching runs come before a page in its order, or null when more than
+ * `RUN_COUNT_CAP` do (the count stops there). `total` is the capped count of all of them.
+ */
+export async function countRunsBefore(
+  filter: RunsFilter,
+  order: RunsOrder,
+  page: RunsPage,
+  total: number,
+): Promise<number | null> {
+  const { position, rows } = page;
+  if (position.kind === "first") return 0;
+  if (position.kind === "last") return total <= RUN_COUNT_CAP ? total - rows.length : null;
+  const inclusive = position.kind === "after";
+  const upTo = await countRunsUpTo(filter, RUN_COUNT_CAP, { order, key: position.key, inclusive });
+  if (upTo > RUN_COUNT_CAP) return null;
+  return inclusive ? upTo : upTo - rows.length;
+}
+
+/**
+ * Every matching run in order, in batches (the CSV download), stopping after `max` rows; each
+ * batch starts after the last key of the one before.
  */
 export async function* listRunsInBatches(
   filter: RunsFilter,
   order: RunsOrder,
   { batchSize = 5_000, max = 100_000 } = {},
 ): AsyncGenerator<RunRow[]> {
-  for (let offset = 0; offset < max; offset += batchSize) {
-    const rows = await listRuns(filter, order, {
-      offset,
-      limit: Math.min(batchSize, max - offset),
-    });
-    if (rows.length > 0) yield rows;
-    if (rows.length < batchSize) return;
+  let from: RunKey | undefined;
+  for (let read = 0; read < max; ) {
+    const limit = Math.min(batchSize, max - read);
+    const batch = await readRuns(filter, order, limit, { from });
+    if (batch.length > 0) yield batch.map((item) => item.row);
+    if (batch.length < limit) return;
+    read += batch.length;
+    from = batch.at(-1)?.key;
   }
 }
 
