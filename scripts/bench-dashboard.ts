@@ -18,9 +18,11 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import pg from "pg";
+import { encodeRunKey } from "@/lib/dashboard/runs-position";
 import { migrate } from "@/lib/db/migrate";
 import { createWeekPartitions } from "@/lib/db/partitions";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
+import type { RunSortKey } from "@/lib/schemas/dashboard";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
@@ -251,6 +253,36 @@ interface LoadedSet {
   runs: number;
   shortRunId: string;
   shortRunTenant: string;
+  /** `after` keys of pages deep in the runs list, by name (`runsKeyAt`). */
+  runKeys: Record<string, string>;
+}
+
+/**
+ * The runs list's `after` key of the row at `offset` in an order (the key the page before it
+ * links its Next to): what following Next that far would reach. Written as the runs query
+ * writes a key's value (lib/db/queries/runs.ts).
+ */
+async function runsKeyAt(
+  client: pg.Client,
+  sort: RunSortKey,
+  column: string,
+  dir: "ASC" | "DESC",
+  offset: number,
+): Promise<string> {
+  const value = column.endsWith("_seen")
+    ? `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : column === "run_id"
+      ? "''"
+      : `${column}::text`;
+  const order = column === "run_id" ? ["run_id", "tenant_id"] : [column, "tenant_id", "run_id"];
+  const { rows } = await client.query<{ value: string; tenant_id: string; run_id: string }>(
+    `SELECT ${value} AS value, tenant_id, run_id FROM runs
+      ORDER BY ${order.map((c) => `${c} ${dir}`).join(", ")} OFFSET $1 LIMIT 1`,
+    [offset],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no run at offset ${offset} sorted by ${sort}`);
+  return encodeRunKey(sort, { value: row.value, tenantId: row.tenant_id, runId: row.run_id });
 }
 
 async function loadDataSet(url: string, decisions: number): Promise<void> {
@@ -305,8 +337,17 @@ async function describeDataSet(
       `SELECT tenant_id, run_id FROM runs WHERE run_id <> $1 ORDER BY last_seen DESC LIMIT 1 OFFSET 5000`,
       [LONG_RUN_ID],
     );
+    const runs = counts.runs ?? 0;
+    const middle = Math.floor(runs / 2);
+    const runKeys = {
+      deep: await runsKeyAt(client, "lastSeen", "last_seen", "DESC", Math.max(0, runs - 100)),
+      droppedTokens: await runsKeyAt(client, "droppedTokens", "dropped_tokens", "DESC", middle),
+      decisions: await runsKeyAt(client, "decisions", "decisions", "ASC", middle),
+      runId: await runsKeyAt(client, "runId", "run_id", "ASC", middle),
+    };
     return {
-      runs: counts.runs ?? 0,
+      runs,
+      runKeys,
       shortRunId: rows[0]?.run_id ?? "run-0000000",
       shortRunTenant: rows[0]?.tenant_id ?? TENANTS[0] ?? "",
       counts,
@@ -326,8 +367,6 @@ interface BenchPage {
 }
 
 function pagesFor(set: LoadedSet): BenchPage[] {
-  const pageSize = 50;
-  const lastPage = Math.max(1, Math.ceil(set.runs / pageSize));
   const run = (tenant: string, id: string) =>
     `/runs/${encodeURIComponent(id)}?tenant=${encodeURIComponent(tenant)}`;
   return [
@@ -336,10 +375,25 @@ function pagesFor(set: LoadedSet): BenchPage[] {
     { name: "overview, last 7 days", path: "/?range=7d", target: false },
     { name: "overview, last 30 days", path: "/?range=30d", target: false },
     { name: "runs, first page", path: "/runs", target: true },
-    { name: `runs, deep page (${lastPage - 1})`, path: `/runs?page=${lastPage - 1}`, target: true },
+    {
+      name: `runs, deep page (after run ${(set.runs - 100).toLocaleString("en-US")})`,
+      path: `/runs?after=${set.runKeys.deep}`,
+      target: true,
+    },
+    { name: "runs, last page", path: "/runs?last=1", target: true },
     {
       name: "runs, by dropped tokens, middle page",
-      path: `/runs?sort=droppedTokens&page=${Math.ceil(lastPage / 2)}`,
+      path: `/runs?sort=droppedTokens&after=${set.runKeys.droppedTokens}`,
+      target: false,
+    },
+    {
+      name: "runs, by iterations ascending, middle page",
+      path: `/runs?sort=decisions&dir=asc&after=${set.runKeys.decisions}`,
+      target: false,
+    },
+    {
+      name: "runs, by run id, middle page",
+      path: `/runs?sort=runId&after=${set.runKeys.runId}`,
       target: false,
     },
     {
