@@ -344,6 +344,7 @@ async function describeDataSet(
       droppedTokens: await runsKeyAt(client, "droppedTokens", "dropped_tokens", "DESC", middle),
       decisions: await runsKeyAt(client, "decisions", "decisions", "ASC", middle),
       runId: await runsKeyAt(client, "runId", "run_id", "ASC", middle),
+      harmfulDrops: await runsKeyAt(client, "harmfulDrops", "harmful_drops", "DESC", middle),
     };
     return {
       runs,
@@ -394,6 +395,11 @@ function pagesFor(set: LoadedSet): BenchPage[] {
     {
       name: "runs, by run id, middle page",
       path: `/runs?sort=runId&after=${set.runKeys.runId}`,
+      target: false,
+    },
+    {
+      name: "runs, by harmful drops, middle page",
+      path: `/runs?sort=harmfulDrops&after=${set.runKeys.harmfulDrops}`,
       target: false,
     },
     {

@@ -23,7 +23,7 @@ export type RunsPosition =
   | { kind: "before"; key: RunKey };
 
 /** How each sort key's value is written as text, and the PostgreSQL type it is read back as. */
-export type RunSortValueType = "timestamptz" | "bigint" | "int" | null;
+export type RunSortValueType = "timestamptz" | "bigint" | null;
 
 export const RUN_SORT_VALUE_TYPES: Readonly<Record<RunSortKey, RunSortValueType>> = {
   lastSeen: "timestamptz",
@@ -31,7 +31,6 @@ export const RUN_SORT_VALUE_TYPES: Readonly<Record<RunSortKey, RunSortValueType>
   runId: null,
   tenant: null,
   decisions: "bigint",
-  maxIteration: "int",
   droppedTokens: "bigint",
   reinstatements: "bigint",
   emptyPaletteWarnings: "bigint",
@@ -41,8 +40,6 @@ export const RUN_SORT_VALUE_TYPES: Readonly<Record<RunSortKey, RunSortValueType>
 
 const INT8_MIN = -(2n ** 63n);
 const INT8_MAX = 2n ** 63n - 1n;
-const INT4_MIN = -(2 ** 31);
-const INT4_MAX = 2 ** 31 - 1;
 
 /** Whether `value` is a value of this type as the runs query writes it. */
 export function isSortValue(type: RunSortValueType, value: string): boolean {
@@ -59,11 +56,6 @@ export function isSortValue(type: RunSortValueType, value: string): boolean {
       if (!/^-?\d{1,19}$/.test(value)) return false;
       const n = BigInt(value);
       return n >= INT8_MIN && n <= INT8_MAX;
-    }
-    case "int": {
-      if (!/^-?\d{1,10}$/.test(value)) return false;
-      const n = Number(value);
-      return n >= INT4_MIN && n <= INT4_MAX;
     }
   }
 }

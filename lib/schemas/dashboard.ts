@@ -166,7 +166,6 @@ export const RUN_SORT_KEYS = [
   "runId",
   "tenant",
   "decisions",
-  "maxIteration",
   "droppedTokens",
   "reinstatements",
   "emptyPaletteWarnings",

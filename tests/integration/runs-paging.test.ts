@@ -34,7 +34,6 @@ const COLUMNS: Record<RunSortKey, string[]> = {
   runId: ["run_id", "tenant_id"],
   tenant: ["tenant_id", "run_id"],
   decisions: ["decisions", "tenant_id", "run_id"],
-  maxIteration: ["max_iteration", "tenant_id", "run_id"],
   droppedTokens: ["dropped_tokens", "tenant_id", "run_id"],
   reinstatements: ["reinstatements", "tenant_id", "run_id"],
   emptyPaletteWarnings: ["empty_palette_warnings", "tenant_id", "run_id"],

@@ -50,7 +50,6 @@ const SORT_COLUMNS: Record<RunSortKey, string> = {
   runId: "run_id",
   tenant: "tenant_id",
   decisions: "decisions",
-  maxIteration: "max_iteration",
   droppedTokens: "dropped_tokens",
   reinstatements: "reinstatements",
   emptyPaletteWarnings: "empty_palette_warnings",
@@ -96,11 +95,47 @@ function conditionsFor(params: SqlParams, filter: RunsFilter): string[] {
   return conditions;
 }
 
-/** The columns of an order, first to last; each order has an index with exactly these. */
-function keyColumns(sort: RunSortKey): string[] {
-  if (sort === "tenant") return ["tenant_id", "run_id"];
-  if (sort === "runId") return ["run_id", "tenant_id"];
-  return [SORT_COLUMNS[sort], "tenant_id", "run_id"];
+/**
+ * Counters that stay zero for most runs. Their indexes hold only the runs where they are not
+ * (`WHERE column > 0`), so ingest updates them only for those runs; the runs at zero come, in
+ * the same order, from the primary key (tenant_id, run_id). Counts are never negative.
+ */
+const SPARSE_SORTS: ReadonlySet<RunSortKey> = new Set([
+  "reinstatements",
+  "emptyPaletteWarnings",
+  "stageErrors",
+  "harmfulDrops",
+]);
+
+/**
+ * A part of an order that one index returns in order: its condition on the sort column (none
+ * for a whole order), its columns first to last, and whether its rows' sort value is zero
+ * (the runs at zero of a sparse counter, ordered by tenant and run id alone).
+ */
+interface Segment {
+  where: string | null;
+  columns: string[];
+  atZero: boolean;
+}
+
+/** The parts of an order, each read from one index; their rows merged in the order's order. */
+function segmentsOf(sort: RunSortKey): Segment[] {
+  if (sort === "tenant") return [{ where: null, columns: ["tenant_id", "run_id"], atZero: false }];
+  if (sort === "runId") return [{ where: null, columns: ["run_id", "tenant_id"], atZero: false }];
+  const column = SORT_COLUMNS[sort];
+  const columns = [column, "tenant_id", "run_id"];
+  if (!SPARSE_SORTS.has(sort)) return [{ where: null, columns, atZero: false }];
+  return [
+    { where: `r.${column} > 0`, columns, atZero: false },
+    { where: `r.${column} = 0`, columns: ["tenant_id", "run_id"], atZero: true },
+  ];
+}
+
+/** The order's columns as the aliases of `RUN_COLUMNS`, to merge segments by. */
+function orderAliases(sort: RunSortKey): string[] {
+  if (sort === "tenant") return ['"tenantId"', '"runId"'];
+  if (sort === "runId") return ['"runId"', '"tenantId"'];
+  return [`"${sort}"`, '"tenantId"', '"runId"'];
 }
 
 /** The sort column as the text a key carries ("" for tenant and run id, which the key holds anyway). */
@@ -114,36 +149,62 @@ function sortValueSql(sort: RunSortKey): string {
   return `${column}::text`;
 }
 
-/** `ORDER BY` for an order, turned round with `reversed`. */
-function orderBy(order: RunsOrder, reversed = false): string {
-  const ascending = (order.dir === "asc") !== reversed;
-  const dir = ascending ? "ASC" : "DESC";
-  return keyColumns(order.sort)
-    .map((column) => `r.${column} ${dir}`)
-    .join(", ");
+function direction(order: RunsOrder, reversed: boolean): "ASC" | "DESC" {
+  return (order.dir === "asc") !== reversed ? "ASC" : "DESC";
 }
 
 /**
- * The rows after `key` in `order` (before it, with `reversed`), `key`'s own row too with
- * `inclusive`: one row comparison, which the order's index answers as a range.
+ * The segment's rows after `key` in `order` (before it, with `reversed`), `key`'s own row too
+ * with `inclusive`: one row comparison, which the segment's index answers as a range. "FALSE"
+ * when none of the segment's rows can be, "" when all can.
  */
 function keyCondition(
   params: SqlParams,
   order: RunsOrder,
+  segment: Segment,
   key: RunKey,
   { reversed = false, inclusive = false } = {},
 ): string {
-  const type = RUN_SORT_VALUE_TYPES[order.sort];
-  const values =
-    order.sort === "tenant"
-      ? [params.add(key.tenantId), params.add(key.runId)]
-      : order.sort === "runId"
-        ? [params.add(key.runId), params.add(key.tenantId)]
-        : [`${params.add(key.value)}::${type}`, params.add(key.tenantId), params.add(key.runId)];
-  const forwards = (order.dir === "asc") !== reversed;
-  const operator = `${forwards ? ">" : "<"}${inclusive ? "=" : ""}`;
-  const columns = keyColumns(order.sort).map((column) => `r.${column}`);
+  const after = direction(order, reversed) === "ASC";
+  const operator = `${after ? ">" : "<"}${inclusive ? "=" : ""}`;
+  if (segment.atZero && BigInt(key.value) !== 0n) {
+    // The key is not among the runs at zero: they all come before it (or all after it).
+    return after === BigInt(key.value) > 0n ? "FALSE" : "";
+  }
+  const valueOf: Record<string, string> = {
+    tenant_id: params.add(key.tenantId),
+    run_id: params.add(key.runId),
+  };
+  const values = segment.columns.map(
+    (column) => valueOf[column] ?? `${params.add(key.value)}::${RUN_SORT_VALUE_TYPES[order.sort]}`,
+  );
+  const columns = segment.columns.map((column) => `r.${column}`);
   return `(${columns.join(", ")}) ${operator} (${values.join(", ")})`;
+}
+
+/**
+ * One `SELECT` per segment of the order, each with the filter, its own condition and, with
+ * `from`, its part of the key condition; `select` writes the statement from its WHERE clause
+ * and its segment.
+ */
+function segmentQueries(
+  params: SqlParams,
+  filter: RunsFilter,
+  order: RunsOrder,
+  select: (where: string, segment: Segment) => string,
+  from?: { key: RunKey; reversed?: boolean; inclusive?: boolean },
+): string[] {
+  const queries: string[] = [];
+  for (const segment of segmentsOf(order.sort)) {
+    // Decided first: a segment left out must not leave parameters behind.
+    const condition = from ? keyCondition(params, order, segment, from.key, from) : "";
+    if (condition === "FALSE") continue;
+    const conditions = conditionsFor(params, filter);
+    if (segment.where) conditions.push(segment.where);
+    if (condition) conditions.push(condition);
+    queries.push(select(whereClause(conditions), segment));
+  }
+  return queries;
 }
 
 const RUN_COLUMNS = `
@@ -169,15 +230,27 @@ async function readRuns(
   { from, reversed = false }: { from?: RunKey | undefined; reversed?: boolean } = {},
 ): Promise<{ row: RunRow; key: RunKey }[]> {
   const params = new SqlParams();
-  const conditions = conditionsFor(params, filter);
-  if (from) conditions.push(keyCondition(params, order, from, { reversed }));
-  const { rows } = await getPool().query<RawRunRow & { sortValue: string }>(
-    `SELECT ${RUN_COLUMNS}, ${sortValueSql(order.sort)} AS "sortValue"
-       FROM runs r ${whereClause(conditions)}
-      ORDER BY ${orderBy(order, reversed)}
-      LIMIT ${params.add(limit)}`,
-    params.values,
+  const dir = direction(order, reversed);
+  const limitParam = params.add(limit);
+  const queries = segmentQueries(
+    params,
+    filter,
+    order,
+    (where, segment) =>
+      `SELECT ${RUN_COLUMNS}, ${sortValueSql(order.sort)} AS "sortValue" FROM runs r ${where}
+        ORDER BY ${segment.columns.map((column) => `r.${column} ${dir}`).join(", ")}
+        LIMIT ${limitParam}`,
+    from && { key: from, reversed },
   );
+  const merged =
+    queries.length === 1
+      ? (queries[0] as string)
+      : `SELECT * FROM (${queries.map((query) => `(${query})`).join(" UNION ALL ")}) merged
+          ORDER BY ${orderAliases(order.sort)
+            .map((alias) => `${alias} ${dir}`)
+            .join(", ")}
+          LIMIT ${limitParam}`;
+  const { rows } = await getPool().query<RawRunRow & { sortValue: string }>(merged, params.values);
   return rows.map(({ sortValue, ...row }) => ({
     row: toRunRow(row),
     key: { value: sortValue, tenantId: row.tenantId, runId: row.runId },
@@ -239,18 +312,21 @@ export async function countRunsUpTo(
   upTo?: { order: RunsOrder; key: RunKey; inclusive: boolean },
 ): Promise<number> {
   const params = new SqlParams();
-  const conditions = conditionsFor(params, filter);
-  if (upTo) {
-    conditions.push(
-      keyCondition(params, upTo.order, upTo.key, { reversed: true, inclusive: upTo.inclusive }),
-    );
-  }
+  const limit = params.add(cap + 1);
+  const select = (where: string) => `SELECT 1 FROM runs r ${where} LIMIT ${limit}`;
+  const queries = upTo
+    ? segmentQueries(params, filter, upTo.order, select, {
+        key: upTo.key,
+        reversed: true,
+        inclusive: upTo.inclusive,
+      })
+    : [select(whereClause(conditionsFor(params, filter)))];
+  if (queries.length === 0) return 0;
   const { rows } = await getPool().query<{ count: number }>(
-    `SELECT count(*) AS count
-       FROM (SELECT 1 FROM runs r ${whereClause(conditions)} LIMIT ${params.add(cap + 1)}) capped`,
+    `SELECT count(*) AS count FROM (${queries.map((query) => `(${query})`).join(" UNION ALL ")}) capped`,
     params.values,
   );
-  return rows[0]?.count ?? 0;
+  return Math.min(rows[0]?.count ?? 0, cap + 1);
 }
 
 /**
