@@ -274,7 +274,8 @@ async function runsKeyAt(
     : column === "run_id"
       ? "''"
       : `${column}::text`;
-  const order = column === "run_id" ? ["run_id", "tenant_id"] : [column, "tenant_id", "run_id"];
+  const order =
+    column === "run_id" ? ['run_id COLLATE "C"', "tenant_id"] : [column, "tenant_id", "run_id"];
   const { rows } = await client.query<{ value: string; tenant_id: string; run_id: string }>(
     `SELECT ${value} AS value, tenant_id, run_id FROM runs
       ORDER BY ${order.map((c) => `${c} ${dir}`).join(", ")} OFFSET $1 LIMIT 1`,

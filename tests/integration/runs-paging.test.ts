@@ -31,7 +31,7 @@ const filter: RunsFilter = { scope: tenantsScope(TENANTS) };
 const COLUMNS: Record<RunSortKey, string[]> = {
   lastSeen: ["last_seen", "tenant_id", "run_id"],
   firstSeen: ["first_seen", "tenant_id", "run_id"],
-  runId: ["run_id", "tenant_id"],
+  runId: ['run_id COLLATE "C"', "tenant_id"],
   tenant: ["tenant_id", "run_id"],
   decisions: ["decisions", "tenant_id", "run_id"],
   droppedTokens: ["dropped_tokens", "tenant_id", "run_id"],

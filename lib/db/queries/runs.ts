@@ -88,12 +88,19 @@ function conditionsFor(params: SqlParams, filter: RunsFilter): string[] {
   if (filter.role) conditions.push(`roles @> ARRAY[${params.add(filter.role)}::text]`);
   if (filter.mode) conditions.push(`modes @> ARRAY[${params.add(filter.mode)}::text]`);
   if (filter.runIdPrefix) {
-    conditions.push(`run_id LIKE ${params.add(likePrefix(filter.runIdPrefix))}`);
+    conditions.push(`${RUN_ID_BYTES} LIKE ${params.add(likePrefix(filter.runIdPrefix))}`);
   }
   if (filter.withWarnings) conditions.push(runHasIssuesFor("warnings"));
   if (filter.withHarmfulDrops) conditions.push(runHasIssuesFor("harmful"));
   return conditions;
 }
+
+/**
+ * Run ids compared byte by byte (the C collation), whatever the database's collation: the run
+ * id order and the prefix filter both read `runs_run_id_tenant_id_idx`, which is built so
+ * (`LIKE` can use an index only under C).
+ */
+const RUN_ID_BYTES = `r.run_id COLLATE "C"`;
 
 /**
  * Counters that stay zero for most runs. Their indexes hold only the runs where they are not
@@ -109,8 +116,8 @@ const SPARSE_SORTS: ReadonlySet<RunSortKey> = new Set([
 
 /**
  * A part of an order that one index returns in order: its condition on the sort column (none
- * for a whole order), its columns first to last, and whether its rows' sort value is zero
- * (the runs at zero of a sparse counter, ordered by tenant and run id alone).
+ * for a whole order), its columns first to last (as SQL on `runs r`), and whether its rows'
+ * sort value is zero (the runs at zero of a sparse counter, ordered by tenant and run id alone).
  */
 interface Segment {
   where: string | null;
@@ -120,21 +127,24 @@ interface Segment {
 
 /** The parts of an order, each read from one index; their rows merged in the order's order. */
 function segmentsOf(sort: RunSortKey): Segment[] {
-  if (sort === "tenant") return [{ where: null, columns: ["tenant_id", "run_id"], atZero: false }];
-  if (sort === "runId") return [{ where: null, columns: ["run_id", "tenant_id"], atZero: false }];
-  const column = SORT_COLUMNS[sort];
-  const columns = [column, "tenant_id", "run_id"];
+  const byTenant = ["r.tenant_id", "r.run_id"];
+  if (sort === "tenant") return [{ where: null, columns: byTenant, atZero: false }];
+  if (sort === "runId") {
+    return [{ where: null, columns: [RUN_ID_BYTES, "r.tenant_id"], atZero: false }];
+  }
+  const column = `r.${SORT_COLUMNS[sort]}`;
+  const columns = [column, ...byTenant];
   if (!SPARSE_SORTS.has(sort)) return [{ where: null, columns, atZero: false }];
   return [
-    { where: `r.${column} > 0`, columns, atZero: false },
-    { where: `r.${column} = 0`, columns: ["tenant_id", "run_id"], atZero: true },
+    { where: `${column} > 0`, columns, atZero: false },
+    { where: `${column} = 0`, columns: byTenant, atZero: true },
   ];
 }
 
 /** The order's columns as the aliases of `RUN_COLUMNS`, to merge segments by. */
 function orderAliases(sort: RunSortKey): string[] {
   if (sort === "tenant") return ['"tenantId"', '"runId"'];
-  if (sort === "runId") return ['"runId"', '"tenantId"'];
+  if (sort === "runId") return ['"runId" COLLATE "C"', '"tenantId"'];
   return [`"${sort}"`, '"tenantId"', '"runId"'];
 }
 
@@ -171,15 +181,16 @@ function keyCondition(
     // The key is not among the runs at zero: they all come before it (or all after it).
     return after === BigInt(key.value) > 0n ? "FALSE" : "";
   }
+  const runId = params.add(key.runId);
   const valueOf: Record<string, string> = {
-    tenant_id: params.add(key.tenantId),
-    run_id: params.add(key.runId),
+    "r.tenant_id": params.add(key.tenantId),
+    "r.run_id": runId,
+    [RUN_ID_BYTES]: runId,
   };
   const values = segment.columns.map(
     (column) => valueOf[column] ?? `${params.add(key.value)}::${RUN_SORT_VALUE_TYPES[order.sort]}`,
   );
-  const columns = segment.columns.map((column) => `r.${column}`);
-  return `(${columns.join(", ")}) ${operator} (${values.join(", ")})`;
+  return `(${segment.columns.join(", ")}) ${operator} (${values.join(", ")})`;
 }
 
 /**
@@ -238,7 +249,7 @@ async function readRuns(
     order,
     (where, segment) =>
       `SELECT ${RUN_COLUMNS}, ${sortValueSql(order.sort)} AS "sortValue" FROM runs r ${where}
-        ORDER BY ${segment.columns.map((column) => `r.${column} ${dir}`).join(", ")}
+        ORDER BY ${segment.columns.map((column) => `${column} ${dir}`).join(", ")}
         LIMIT ${limitParam}`,
     from && { key: from, reversed },
   );
@@ -380,13 +391,13 @@ export async function getRun(tenantId: string, runId: string): Promise<RunRow | 
 
 /**
  * Tenants in `scope` that have a run with this id (ids are unique per tenant only), by
- * `runs_run_id_idx`.
+ * `runs_run_id_tenant_id_idx`.
  */
 export async function listTenantsOfRun(runId: string, scope: TenantScope): Promise<string[]> {
   const params = new SqlParams();
-  const conditions = [`run_id = ${params.add(runId)}`, ...scopeConditions(params, scope)];
+  const conditions = [`${RUN_ID_BYTES} = ${params.add(runId)}`, ...scopeConditions(params, scope)];
   const { rows } = await getPool().query<{ tenantId: string }>(
-    `SELECT tenant_id AS "tenantId" FROM runs ${whereClause(conditions)} ORDER BY tenant_id LIMIT 50`,
+    `SELECT tenant_id AS "tenantId" FROM runs r ${whereClause(conditions)} ORDER BY tenant_id LIMIT 50`,
     params.values,
   );
   return rows.map((row) => row.tenantId);
