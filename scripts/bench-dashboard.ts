@@ -431,6 +431,7 @@ function pagesFor(set: LoadedSet): BenchPage[] {
       target: true,
       targetMs: 500,
     },
+    { name: "rollouts, last 30 days", path: "/rollouts?range=30d", target: false },
     { name: "rollouts, last hour", path: "/rollouts?range=1h", target: true, targetMs: 500 },
     { name: "tools, last 24 h", path: "/tools", target: true, targetMs: 500 },
     { name: "tools, last 30 days", path: "/tools?range=30d", target: false },
