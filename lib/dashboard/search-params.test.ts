@@ -76,6 +76,14 @@ describe("runsSearchSchema", () => {
     });
   });
 
+  it("no longer sorts by the highest iteration, which is not a column of the list", () => {
+    expect(parseSearchParams(runsSearchSchema, { sort: "maxIteration" }).sort).toBe("lastSeen");
+    expect(readSearchParams(runsSearchSchema, new URLSearchParams("sort=maxIteration"))).toEqual({
+      ok: false,
+      message: expect.stringContaining("sort: "),
+    });
+  });
+
   it("drops nonsense positions and sizes for their defaults", () => {
     expect(parseSearchParams(runsSearchSchema, { after: "x".repeat(2_001) }).after).toBeUndefined();
     expect(parseSearchParams(runsSearchSchema, { last: "maybe" }).last).toBe(false);
