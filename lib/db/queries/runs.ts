@@ -182,13 +182,14 @@ function keyCondition(
     return after === BigInt(key.value) > 0n ? "FALSE" : "";
   }
   const runId = params.add(key.runId);
-  const valueOf: Record<string, string> = {
+  const keyValues: Record<string, string> = {
     "r.tenant_id": params.add(key.tenantId),
     "r.run_id": runId,
     [RUN_ID_BYTES]: runId,
   };
   const values = segment.columns.map(
-    (column) => valueOf[column] ?? `${params.add(key.value)}::${RUN_SORT_VALUE_TYPES[order.sort]}`,
+    (column) =>
+      keyValues[column] ?? `${params.add(key.value)}::${RUN_SORT_VALUE_TYPES[order.sort]}`,
   );
   return `(${segment.columns.join(", ")}) ${operator} (${values.join(", ")})`;
 }
