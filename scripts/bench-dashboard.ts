@@ -21,6 +21,7 @@ import pg from "pg";
 import { encodeRunKey } from "@/lib/dashboard/runs-position";
 import { migrate } from "@/lib/db/migrate";
 import { createWeekPartitions } from "@/lib/db/partitions";
+import { runOrderColumns, runSortValueSql } from "@/lib/db/queries/runs-order";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import type { RunSortKey } from "@/lib/schemas/dashboard";
 import { ensureBuild, startAppServer } from "./lib/app-server";
@@ -259,26 +260,21 @@ interface LoadedSet {
 
 /**
  * The runs list's `after` key of the row at `offset` in an order (the key the page before it
- * links its Next to): what following Next that far would reach. Written as the runs query
- * writes a key's value (lib/db/queries/runs.ts).
+ * links its Next to): what following Next that far would reach, written by the same SQL as
+ * the page's keys (`lib/db/queries/runs-order.ts`).
  */
 async function runsKeyAt(
   client: pg.Client,
   sort: RunSortKey,
-  column: string,
   dir: "ASC" | "DESC",
   offset: number,
 ): Promise<string> {
-  const value = column.endsWith("_seen")
-    ? `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-    : column === "run_id"
-      ? "''"
-      : `${column}::text`;
-  const order =
-    column === "run_id" ? ['run_id COLLATE "C"', "tenant_id"] : [column, "tenant_id", "run_id"];
   const { rows } = await client.query<{ value: string; tenant_id: string; run_id: string }>(
-    `SELECT ${value} AS value, tenant_id, run_id FROM runs
-      ORDER BY ${order.map((c) => `${c} ${dir}`).join(", ")} OFFSET $1 LIMIT 1`,
+    `SELECT ${runSortValueSql(sort)} AS value, r.tenant_id, r.run_id FROM runs r
+      ORDER BY ${runOrderColumns(sort)
+        .map((column) => `${column} ${dir}`)
+        .join(", ")}
+     OFFSET $1 LIMIT 1`,
     [offset],
   );
   const row = rows[0];
@@ -341,11 +337,11 @@ async function describeDataSet(
     const runs = counts.runs ?? 0;
     const middle = Math.floor(runs / 2);
     const runKeys = {
-      deep: await runsKeyAt(client, "lastSeen", "last_seen", "DESC", Math.max(0, runs - 100)),
-      droppedTokens: await runsKeyAt(client, "droppedTokens", "dropped_tokens", "DESC", middle),
-      decisions: await runsKeyAt(client, "decisions", "decisions", "ASC", middle),
-      runId: await runsKeyAt(client, "runId", "run_id", "ASC", middle),
-      harmfulDrops: await runsKeyAt(client, "harmfulDrops", "harmful_drops", "DESC", middle),
+      deep: await runsKeyAt(client, "lastSeen", "DESC", Math.max(0, runs - 100)),
+      droppedTokens: await runsKeyAt(client, "droppedTokens", "DESC", middle),
+      decisions: await runsKeyAt(client, "decisions", "ASC", middle),
+      runId: await runsKeyAt(client, "runId", "ASC", middle),
+      harmfulDrops: await runsKeyAt(client, "harmfulDrops", "DESC", middle),
     };
     return {
       runs,

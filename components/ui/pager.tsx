@@ -23,15 +23,11 @@ export function Pager({
       </span>
       {info.pageCount > 1 ? (
         <ul>
-          <li>
-            {info.hasPrevious ? (
-              <Link href={hrefFor(info.page - 1)} rel="prev" scroll={false}>
-                ← Previous
-              </Link>
-            ) : (
-              <span className="muted">← Previous</span>
-            )}
-          </li>
+          <PagerStep
+            text="← Previous"
+            href={info.hasPrevious ? hrefFor(info.page - 1) : null}
+            rel="prev"
+          />
           {pageWindow(info.page, info.pageCount).map((page, index) =>
             page === null ? (
               // biome-ignore lint/suspicious/noArrayIndexKey: gaps have no identity of their own.
@@ -52,15 +48,7 @@ export function Pager({
               </li>
             ),
           )}
-          <li>
-            {info.hasNext ? (
-              <Link href={hrefFor(info.page + 1)} rel="next" scroll={false}>
-                Next →
-              </Link>
-            ) : (
-              <span className="muted">Next →</span>
-            )}
-          </li>
+          <PagerStep text="Next →" href={info.hasNext ? hrefFor(info.page + 1) : null} rel="next" />
         </ul>
       ) : null}
     </nav>
@@ -88,13 +76,7 @@ export function KeysetPager({
   links: KeysetLinks;
   label: string;
 }) {
-  const items: { text: string; href: string | null; rel?: string }[] = [
-    { text: "« First", href: links.first },
-    { text: "← Previous", href: links.previous, rel: "prev" },
-    { text: "Next →", href: links.next, rel: "next" },
-    { text: "Last »", href: links.last },
-  ];
-  const paged = items.some((item) => item.href !== null);
+  const paged = Object.values(links).some((href) => href !== null);
   return (
     <nav className="pager" aria-label={label}>
       <span className="muted" data-testid="pager-summary">
@@ -102,19 +84,27 @@ export function KeysetPager({
       </span>
       {paged ? (
         <ul>
-          {items.map((item) => (
-            <li key={item.text}>
-              {item.href === null ? (
-                <span className="muted">{item.text}</span>
-              ) : (
-                <Link href={item.href} rel={item.rel} scroll={false}>
-                  {item.text}
-                </Link>
-              )}
-            </li>
-          ))}
+          <PagerStep text="« First" href={links.first} />
+          <PagerStep text="← Previous" href={links.previous} rel="prev" />
+          <PagerStep text="Next →" href={links.next} rel="next" />
+          <PagerStep text="Last »" href={links.last} />
         </ul>
       ) : null}
     </nav>
+  );
+}
+
+/** One step of a pager: a link, or its text dimmed where there is no such page. */
+function PagerStep({ text, href, rel }: { text: string; href: string | null; rel?: string }) {
+  return (
+    <li>
+      {href === null ? (
+        <span className="muted">{text}</span>
+      ) : (
+        <Link href={href} rel={rel} scroll={false}>
+          {text}
+        </Link>
+      )}
+    </li>
   );
 }

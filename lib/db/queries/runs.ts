@@ -19,6 +19,12 @@ import {
 import type { Period } from "@/lib/dashboard/time-range";
 import type { RunRow } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
+import {
+  RUN_ID_BYTES,
+  RUN_SORT_COLUMNS,
+  runOrderColumns,
+  runSortValueSql,
+} from "@/lib/db/queries/runs-order";
 import type { RunSortKey, RunsSearch, SortDirection } from "@/lib/schemas/dashboard";
 import type { StoredMode } from "@/lib/schemas/events";
 import { likePrefix, SqlParams, scopeConditions, whereClause } from "./sql";
@@ -43,19 +49,6 @@ export interface RunsOrder {
   sort: RunSortKey;
   dir: SortDirection;
 }
-
-const SORT_COLUMNS: Record<RunSortKey, string> = {
-  lastSeen: "last_seen",
-  firstSeen: "first_seen",
-  runId: "run_id",
-  tenant: "tenant_id",
-  decisions: "decisions",
-  droppedTokens: "dropped_tokens",
-  reinstatements: "reinstatements",
-  emptyPaletteWarnings: "empty_palette_warnings",
-  stageErrors: "stage_errors",
-  harmfulDrops: "harmful_drops",
-};
 
 /** Most rows a count reads: past it the list says "more than" (`countRunsUpTo`). */
 export const RUN_COUNT_CAP = 10_000;
@@ -96,13 +89,6 @@ function conditionsFor(params: SqlParams, filter: RunsFilter): string[] {
 }
 
 /**
- * Run ids compared byte by byte (the C collation), whatever the database's collation: the run
- * id order and the prefix filter both read `runs_run_id_tenant_id_idx`, which is built so
- * (`LIKE` can use an index only under C).
- */
-const RUN_ID_BYTES = `r.run_id COLLATE "C"`;
-
-/**
  * Counters that stay zero for most runs. Their indexes hold only the runs where they are not
  * (`WHERE column > 0`), so ingest updates them only for those runs; the runs at zero come, in
  * the same order, from the primary key (tenant_id, run_id). Counts are never negative.
@@ -127,17 +113,12 @@ interface Segment {
 
 /** The parts of an order, each read from one index; their rows merged in the order's order. */
 function segmentsOf(sort: RunSortKey): Segment[] {
-  const byTenant = ["r.tenant_id", "r.run_id"];
-  if (sort === "tenant") return [{ where: null, columns: byTenant, atZero: false }];
-  if (sort === "runId") {
-    return [{ where: null, columns: [RUN_ID_BYTES, "r.tenant_id"], atZero: false }];
-  }
-  const column = `r.${SORT_COLUMNS[sort]}`;
-  const columns = [column, ...byTenant];
+  const columns = runOrderColumns(sort);
   if (!SPARSE_SORTS.has(sort)) return [{ where: null, columns, atZero: false }];
+  const column = `r.${RUN_SORT_COLUMNS[sort]}`;
   return [
     { where: `${column} > 0`, columns, atZero: false },
-    { where: `${column} = 0`, columns: byTenant, atZero: true },
+    { where: `${column} = 0`, columns: runOrderColumns("tenant"), atZero: true },
   ];
 }
 
@@ -146,17 +127,6 @@ function orderAliases(sort: RunSortKey): string[] {
   if (sort === "tenant") return ['"tenantId"', '"runId"'];
   if (sort === "runId") return ['"runId" COLLATE "C"', '"tenantId"'];
   return [`"${sort}"`, '"tenantId"', '"runId"'];
-}
-
-/** The sort column as the text a key carries ("" for tenant and run id, which the key holds anyway). */
-function sortValueSql(sort: RunSortKey): string {
-  const type = RUN_SORT_VALUE_TYPES[sort];
-  const column = `r.${SORT_COLUMNS[sort]}`;
-  if (type === null) return "''";
-  if (type === "timestamptz") {
-    return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-  }
-  return `${column}::text`;
 }
 
 function direction(order: RunsOrder, reversed: boolean): "ASC" | "DESC" {
@@ -249,7 +219,7 @@ async function readRuns(
     filter,
     order,
     (where, segment) =>
-      `SELECT ${RUN_COLUMNS}, ${sortValueSql(order.sort)} AS "sortValue" FROM runs r ${where}
+      `SELECT ${RUN_COLUMNS}, ${runSortValueSql(order.sort)} AS "sortValue" FROM runs r ${where}
         ORDER BY ${segment.columns.map((column) => `${column} ${dir}`).join(", ")}
         LIMIT ${limitParam}`,
     from && { key: from, reversed },
