@@ -9,7 +9,7 @@
  * resident memory. `--processes N` runs the server as `WEB_CONCURRENCY=N npm start` does: N
  * processes on one port (memory and CPU are then those of all of them together).
  *
- *   npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--processes 1]
+ *   npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--processes 1] [--cpu-profile <dir>]
  *
  * --with-outcomes sends each decision's tool_call_outcome too, 250 events after it, so the
  * run also measures joining outcomes to decisions.
@@ -20,7 +20,7 @@ import { finished } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { migrate } from "@/lib/db/migrate";
-import { DECISION_COLUMNS, decisionsCopyText } from "@/lib/ingest/copy";
+import { copyData, DECISION_COLUMNS, decisionLine } from "@/lib/ingest/copy";
 import { toDecisionRow } from "@/lib/ingest/events";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { ensureBuild, startAppServer } from "./lib/app-server";
@@ -40,10 +40,10 @@ const WARMUP = 10_000;
  * no validation, no duplicate check, no join, no rollups.
  */
 async function insertFloor(pool: pg.Pool, events: ToolRoutingDecision[], concurrency: number) {
-  const batches: string[] = [];
+  const batches: Buffer[] = [];
   for (let i = 0; i < events.length; i += BATCH) {
     const rows = events.slice(i, i + BATCH).map((event) => toDecisionRow("floor", event));
-    batches.push(decisionsCopyText(rows));
+    batches.push(copyData(rows, decisionLine));
   }
   const statement = `COPY decisions (${DECISION_COLUMNS.join(", ")}) FROM STDIN`;
   let next = 0;
@@ -71,8 +71,9 @@ async function main() {
       concurrency: { type: "string" },
       "with-outcomes": { type: "boolean" },
       processes: { type: "string" },
+      "cpu-profile": { type: "string" },
     },
-    "usage: npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--processes 1]",
+    "usage: npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--processes 1] [--cpu-profile <dir>]",
   );
   const decisions = positiveWholeNumber("decisions", values.decisions, 200_000);
   const withOutcomes = values["with-outcomes"] === true;
@@ -94,7 +95,11 @@ async function main() {
   const key = await seedApiKey(server.urlFor(httpDb), "bench");
   const warmupKey = await seedApiKey(server.urlFor(httpDb), "bench-warmup");
 
-  const app = await startAppServer({ databaseUrl: server.urlFor(httpDb), processes });
+  const app = await startAppServer({
+    databaseUrl: server.urlFor(httpDb),
+    processes,
+    cpuProfileDir: values["cpu-profile"],
+  });
   const start = new Date(Date.now() - 3_600_000).toISOString();
   try {
     log(

@@ -10,7 +10,7 @@
  * `--processes N` runs the server as `WEB_CONCURRENCY=N npm start` does: N processes on one
  * port (memory and CPU are then those of all of them together).
  *
- *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>] [--processes 1]
+ *   npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>] [--processes 1] [--cpu-profile <dir>]
  */
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -47,8 +47,9 @@ async function main() {
       concurrency: { type: "string" },
       "no-ingest": { type: "boolean" },
       processes: { type: "string" },
+      "cpu-profile": { type: "string" },
     },
-    "usage: npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>] [--processes 1]",
+    "usage: npm run bench:otlp -- [--calls 50000] [--per-export 500] [--concurrency 2] [--no-ingest] [--port <n>] [--processes 1] [--cpu-profile <dir>]",
   );
   const calls = positiveWholeNumber("calls", values.calls, 50_000);
   const perExport = positiveWholeNumber("per-export", values["per-export"], 500);
@@ -70,7 +71,12 @@ async function main() {
 
   // The server's port: a free one unless given.
   const port = positiveWholeNumber("port", values.port, 0);
-  const app = await startAppServer({ databaseUrl: server.urlFor(database), port, processes });
+  const app = await startAppServer({
+    databaseUrl: server.urlFor(database),
+    port,
+    processes,
+    cpuProfileDir: values["cpu-profile"],
+  });
   const start = new Date(Date.now() - 3_600_000).toISOString();
   const loadBefore = load();
   try {

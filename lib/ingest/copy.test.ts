@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import {
+  copyData,
   copyJson,
   copyText,
   copyTextArray,
   DECISION_COLUMNS,
-  decisionsCopyText,
+  decisionLine,
   OUTCOME_COLUMNS,
-  outcomesCopyText,
+  outcomeLine,
 } from "./copy";
 import { toDecisionRow, toOutcomeRow } from "./events";
 
@@ -34,7 +35,10 @@ describe("COPY text encoding", () => {
 
   it("writes one line per row with one field per column", () => {
     const decisions = [decisionEvent({ model: null }), decisionEvent({ model: "m\tx" })];
-    const text = decisionsCopyText(decisions.map((e) => toDecisionRow("acme", e)));
+    const text = copyData(
+      decisions.map((e) => toDecisionRow("acme", e)),
+      decisionLine,
+    ).toString("utf8");
     const lines = text.split("\n");
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe("");
@@ -45,8 +49,31 @@ describe("COPY text encoding", () => {
     expect(lines[0]?.split("\t")[model]).toBe("\\N");
     expect(lines[1]?.split("\t")[model]).toBe("m\\tx");
 
-    const outcome = outcomesCopyText([toOutcomeRow("acme", outcomeEvent({ error: null }))]);
+    const outcome = outcomeLine(toOutcomeRow("acme", outcomeEvent({ error: null })));
     expect(outcome.split("\n")[0]?.split("\t")).toHaveLength(OUTCOME_COLUMNS.length);
     expect(outcome.endsWith("\t\\N\n")).toBe(true);
+  });
+});
+
+describe("copyData", () => {
+  it("writes every line, in order, as UTF-8 bytes", () => {
+    const names = ["plain", "caf\u00e9", "\u5de5\u5177", "\ud83d\udee0 tools"];
+    const bytes = copyData(names, (name) => `${copyText(name)}\n`);
+    expect(bytes.toString("utf8")).toBe(`${names.join("\n")}\n`);
+    expect(bytes.length).toBe(Buffer.byteLength(`${names.join("\n")}\n`));
+  });
+
+  it("grows past its first buffer without losing or repeating a byte", () => {
+    // 300 lines of ~1 kB each, every tenth one with multi-byte characters: far past 64 kB.
+    const lines = Array.from(
+      { length: 300 },
+      (_, i) => `${i}\t${(i % 10 === 0 ? "\u00e9\u5de5" : "ab").repeat(250)}\n`,
+    );
+    const bytes = copyData(lines, (line) => line);
+    expect(bytes.toString("utf8")).toBe(lines.join(""));
+  });
+
+  it("gives no bytes for no rows", () => {
+    expect(copyData([], () => "never\n").length).toBe(0);
   });
 });

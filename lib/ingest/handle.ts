@@ -6,7 +6,7 @@ import type { IngestSuccess } from "@/lib/schemas/ingest";
 import { serveKeyedIngest } from "./admission";
 import { checkEvent, type EventError, refusedEvent, toDecisionRow, toOutcomeRow } from "./events";
 import { ingestResponseBody } from "./report";
-import { checkContentType, parseEnvelope, SLICED_PARSE_ABOVE_CHARS } from "./request";
+import { checkContentType, parseEnvelope, SLICED_PARSE_ABOVE_CHARS, utf8Text } from "./request";
 import { type StoreInput, storeEvents } from "./store";
 
 /**
@@ -30,7 +30,7 @@ export function handleIngest(request: Request): Promise<Response> {
       ),
     async ({ tenant, readBody, acquireSlot, releaseSlot, spendEvents, yieldTurn }) => {
       checkContentType(request.headers.get("content-type"));
-      const text = (await readBody()).toString("utf8");
+      const text = utf8Text(await readBody());
       await acquireSlot();
       const batch = await parseEnvelope(text, SLICED_PARSE_ABOVE_CHARS, yieldTurn);
       // Every event of the batch counts, refused ones too (checking them is the work the limit

@@ -8,6 +8,7 @@ import {
   parseJsonInSlices,
   RequestRejected,
   readBody,
+  utf8Text,
 } from "./request";
 
 const batchOf = (n: number, item = "{}") =>
@@ -296,5 +297,28 @@ describe("readBody of a gzip body", () => {
     expect(budget.inUseBy("a")).toBeGreaterThan(compressed.length + text.length / 2);
     lease.release();
     expect(budget.inUse).toBe(0);
+  });
+});
+
+describe("utf8Text", () => {
+  it("reads ASCII bytes, from a Buffer or any view of an ArrayBuffer, as the same text", () => {
+    const text = '{"batch":[{"tool":"search_docs","n":1}]}';
+    expect(utf8Text(Buffer.from(text))).toBe(text);
+    const framed = new Uint8Array(Buffer.from(`xx${text}yy`));
+    expect(utf8Text(framed.subarray(2, 2 + text.length))).toBe(text);
+    expect(utf8Text(new Uint8Array(0))).toBe("");
+  });
+
+  it("decodes multi-byte characters as UTF-8, not byte by byte", () => {
+    const text = '{"role":"caf\u00e9 \u2192 \u5de5\u5177 \ud83d\udee0"}';
+    const decoded = utf8Text(Buffer.from(text, "utf8"));
+    expect(decoded).toBe(text);
+    expect(decoded).toContain("\u2192");
+  });
+
+  it("turns an invalid sequence into U+FFFD, as the UTF-8 decoder does", () => {
+    const bytes = Buffer.from([0x7b, 0xff, 0x61, 0xe2, 0x82, 0x7d]);
+    expect(utf8Text(bytes)).toBe(bytes.toString("utf8"));
+    expect(utf8Text(bytes)).toContain("\ufffd");
   });
 });

@@ -3,6 +3,7 @@
  * encoding, size and the `{batch: [...]}` envelope (SPEC §3). Each failure carries the HTTP
  * status and a message that says what to fix.
  */
+import { isAscii } from "node:buffer";
 import { createGunzip } from "node:zlib";
 import { envelopeSchema } from "@/lib/schemas/envelope";
 import { LIMITS } from "@/lib/schemas/events";
@@ -139,7 +140,20 @@ export function checkContentType(header: string | null): void {
 
 /** `readBodyBytes` as UTF-8 text. */
 export async function readBody(request: Request, lease: ParseLease): Promise<string> {
-  return (await readBodyBytes(request, lease)).toString("utf8");
+  return utf8Text(await readBodyBytes(request, lease));
+}
+
+/**
+ * Bytes as UTF-8 text, with U+FFFD for invalid sequences. Bytes that are all ASCII (nearly
+ * every batch: tool names, ids and stage names are) are the same text read as Latin-1, which
+ * is a plain copy; Node 20's UTF-8 decoder takes about 30 times as long on a 1.2 MB batch (5.8
+ * against 0.2 ms), and JSON.parse reads its string more slowly too (docs/PERFORMANCE.md).
+ */
+export function utf8Text(bytes: Uint8Array): string {
+  const buffer = Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return isAscii(buffer) ? buffer.toString("latin1") : buffer.toString("utf8");
 }
 
 /**

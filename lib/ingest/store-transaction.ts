@@ -22,7 +22,7 @@ import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
 import { isUnavailable } from "@/lib/db/unavailable";
-import { DECISION_COLUMNS, decisionsCopyText, OUTCOME_COLUMNS, outcomesCopyText } from "./copy";
+import { copyData, DECISION_COLUMNS, decisionLine, OUTCOME_COLUMNS, outcomeLine } from "./copy";
 import { insertEventIds } from "./event-ids";
 import type { DecisionRow, OutcomeRow } from "./events";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
@@ -153,7 +153,7 @@ export async function copyRows<Row>(
   client: pg.PoolClient,
   statement: string,
   rows: readonly Row[],
-  encode: (rows: readonly Row[]) => string,
+  line: (row: Row) => string,
 ): Promise<void> {
   const stream = client.query(copyFrom(statement));
   let failed = false;
@@ -166,7 +166,7 @@ export async function copyRows<Row>(
   });
   done.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
   for (let i = 0; i < rows.length && !failed; i += COPY_CHUNK_ROWS) {
-    const flushed = stream.write(encode(rows.slice(i, i + COPY_CHUNK_ROWS)));
+    const flushed = stream.write(copyData(rows.slice(i, i + COPY_CHUNK_ROWS), line));
     await Promise.race([
       done,
       new Promise((resolve) => (flushed ? setImmediate(resolve) : stream.once("drain", resolve))),
@@ -179,13 +179,13 @@ export async function copyRows<Row>(
 async function insertDecisions(client: pg.PoolClient, rows: DecisionRow[]): Promise<void> {
   if (rows.length === 0) return;
   const statement = `COPY decisions (${DECISION_COLUMNS.join(", ")}) FROM STDIN`;
-  await copyRows(client, statement, rows, decisionsCopyText);
+  await copyRows(client, statement, rows, decisionLine);
 }
 
 async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promise<void> {
   if (rows.length === 0) return;
   const statement = `COPY outcomes (${OUTCOME_COLUMNS.join(", ")}) FROM STDIN`;
-  await copyRows(client, statement, rows, outcomesCopyText);
+  await copyRows(client, statement, rows, outcomeLine);
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   type MessageShape,
 } from "@bufbuild/protobuf";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
-import { closingQuote, RequestRejected } from "@/lib/ingest/request";
+import { closingQuote, RequestRejected, utf8Text } from "@/lib/ingest/request";
 import { ExportTraceServiceRequestSchema } from "./gen/opentelemetry/proto/collector/trace/v1/trace_service_pb";
 import type { AnyValue, KeyValue } from "./gen/opentelemetry/proto/common/v1/common_pb";
 import { type Resource, ResourceSchema } from "./gen/opentelemetry/proto/resource/v1/resource_pb";
@@ -335,7 +335,7 @@ function prepareJsonSpan(span: JsonObject, path: string): JsonObject {
 }
 
 function decodeJsonExport(body: Uint8Array): OtlpSpan[] {
-  const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("utf8");
+  const text = utf8Text(body);
   if (countJsonValues(text, OTLP_LIMITS.valuesPerRequest) > OTLP_LIMITS.valuesPerRequest) {
     throw tooManyValues("JSON objects and arrays");
   }

@@ -21,13 +21,14 @@ import type pg from "pg";
 import { getPool } from "@/lib/db/client";
 import { isUnavailable } from "@/lib/db/unavailable";
 import {
+  copyNullable,
   copyText,
   copyTextArray,
   JOINED_DECISION_COLUMNS,
   JOINED_OUTCOME_COLUMNS,
   type JoinedDecisionRow,
-  joinedDecisionsCopyText,
-  joinedOutcomesCopyText,
+  joinedDecisionLine,
+  joinedOutcomeLine,
 } from "@/lib/ingest/copy";
 import { insertEventIds } from "@/lib/ingest/event-ids";
 import {
@@ -153,13 +154,13 @@ async function writeTransaction(
         client,
         `COPY decisions (${JOINED_DECISION_COLUMNS.join(", ")}) FROM STDIN`,
         decisions,
-        joinedDecisionsCopyText,
+        joinedDecisionLine,
       );
       await copyRows(
         client,
         `COPY outcomes (${JOINED_OUTCOME_COLUMNS.join(", ")}) FROM STDIN`,
         outcomes,
-        joinedOutcomesCopyText,
+        joinedOutcomeLine,
       );
       await upsertToolSizes(client, toolSizeSightings(tenant, freshCalls));
       await countCallsWithoutTools(client, tenant, freshCalls);
@@ -292,11 +293,8 @@ async function insertSpans(
   if (fresh.length === 0) return new Set();
   const runOf = (s: Mapped) =>
     s.kind === "llm_call" ? s.runId : (s.runId ?? runsByTrace.get(s.traceId) ?? s.traceId);
-  await copyRows(
-    client,
-    `COPY otel_spans (${SPAN_COLUMNS.join(", ")}) FROM STDIN`,
-    fresh,
-    (chunk) => spansCopyText(tenant, chunk, runOf),
+  await copyRows(client, `COPY otel_spans (${SPAN_COLUMNS.join(", ")}) FROM STDIN`, fresh, (span) =>
+    spanLine(tenant, span, runOf(span)),
   );
   return new Set(fresh.map(spanKey));
 }
@@ -317,26 +315,17 @@ const SPAN_COLUMNS = [
   "error",
 ] as const;
 
-/** The spans as COPY text, columns in the order of SPAN_COLUMNS. */
-function spansCopyText(
-  tenant: string,
-  spans: readonly Mapped[],
-  runOf: (span: Mapped) => string,
-): string {
-  const nullable = (value: string | null) => (value === null ? "\\N" : copyText(value));
-  let text = "";
-  for (const s of spans) {
-    const run = runOf(s);
-    const tool = s.kind === "tool_run" ? nullable(s.tool) : "\\N";
-    const callId = s.kind === "tool_run" ? nullable(s.callId) : "\\N";
-    const callIds = s.kind === "llm_call" ? copyTextArray(s.callIds) : "{}";
-    const error = s.kind === "tool_run" ? nullable(s.error) : "\\N";
-    text +=
-      `${copyText(tenant)}\t${s.traceId}\t${s.spanId}\t${copyText(run)}\t${s.kind}\t` +
-      `${copyText(s.name)}\t${s.startNs}\t${s.endNs}\t${s.timestamp}\t${tool}\t${callId}\t` +
-      `${callIds}\t${error}\n`;
-  }
-  return text;
+/** One span's COPY line, columns in the order of SPAN_COLUMNS. */
+function spanLine(tenant: string, s: Mapped, run: string): string {
+  const tool = s.kind === "tool_run" ? copyNullable(s.tool) : "\\N";
+  const callId = s.kind === "tool_run" ? copyNullable(s.callId) : "\\N";
+  const callIds = s.kind === "llm_call" ? copyTextArray(s.callIds) : "{}";
+  const error = s.kind === "tool_run" ? copyNullable(s.error) : "\\N";
+  return (
+    `${copyText(tenant)}\t${s.traceId}\t${s.spanId}\t${copyText(run)}\t${s.kind}\t` +
+    `${copyText(s.name)}\t${s.startNs}\t${s.endNs}\t${s.timestamp}\t${tool}\t${callId}\t` +
+    `${callIds}\t${error}\n`
+  );
 }
 
 /**

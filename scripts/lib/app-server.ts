@@ -51,6 +51,7 @@ export async function startAppServer({
   quiet = true,
   onOutput,
   processes = 1,
+  cpuProfileDir,
 }: {
   databaseUrl: string;
   port?: number;
@@ -60,11 +61,22 @@ export async function startAppServer({
   quiet?: boolean;
   /** Receives the server's standard output (e.g. the setup token it prints). */
   onOutput?: (text: string) => void;
+  /**
+   * Where each server process writes a V8 CPU profile (`.cpuprofile`, for Chrome DevTools or
+   * any profile viewer) when it stops; the build's source maps name the functions.
+   */
+  cpuProfileDir?: string;
 }): Promise<AppServer> {
   const chosen = port > 0 ? port : await findFreePort();
   const child = spawn(
     process.execPath,
-    [...SERVER_NODE_FLAGS, START_SCRIPT, "--port", String(chosen)],
+    [
+      ...SERVER_NODE_FLAGS,
+      ...(cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(cpuProfileDir)}`] : []),
+      START_SCRIPT,
+      "--port",
+      String(chosen),
+    ],
     {
       env: {
         // Sessions are signed with a secret `next start` requires; a throwaway one per server.
