@@ -26,6 +26,7 @@ import {
   type RollupWindow,
   rollupConditions,
   rollupTable,
+  toolRollupDays,
 } from "./rollup";
 import { SqlParams, whereClause } from "./sql";
 import { sumPerTool } from "./tools";
@@ -148,22 +149,63 @@ export async function countUnroutedDecisions(
 }
 
 /**
- * The tools harmfully dropped in observe traffic in the window, most harmful first, from
- * `tool_rollup_hour` (hour buckets: the window is widened to whole hours).
+ * The tools harmfully dropped in observe traffic in the window, most harmful first, each with
+ * the last hour of the window in which it was (the window is widened to whole hours). Only the
+ * rollup rows with a harmful drop are read, the whole days from `tool_rollup_day`; where a
+ * tool's last such row is a day, its hour comes from `tool_rollup_hour` (`lastHarmfulHours`).
  */
-export function sumHarmfulDropsByTool(
+export async function sumHarmfulDropsByTool(
   filter: Omit<RollupFilter, "mode">,
   period: Period,
   limit = 10,
 ): Promise<ToolHarmRow[]> {
-  return sumPerTool<ToolHarmRow>({ ...filter, mode: "observe" }, period, {
-    sums: `sum(harmful_drops) AS "harmfulDrops",
-           max(bucket) FILTER (WHERE harmful_drops > 0) AS "lastHarmfulHour"`,
-    having: "sum(harmful_drops) > 0",
-    orderBy: "2 DESC, 1",
-    limit,
-    hourly: true,
-  });
+  const observe: RollupFilter = { ...filter, mode: "observe" };
+  const tools = await sumPerTool<{ tool: string; harmfulDrops: number; lastBucket: Date }>(
+    observe,
+    period,
+    {
+      sums: `sum(harmful_drops) AS "harmfulDrops", max(bucket) AS "lastBucket"`,
+      where: "harmful_drops > 0",
+      orderBy: "2 DESC, 1",
+      limit,
+    },
+  );
+  const days = toolRollupDays(period);
+  const isDay = (bucket: Date) => days !== null && bucket >= days.from && bucket < days.to;
+  const hours = await lastHarmfulHours(
+    observe,
+    tools.filter((row) => isDay(row.lastBucket)),
+  );
+  return tools.map(({ tool, harmfulDrops, lastBucket }) => ({
+    tool,
+    harmfulDrops,
+    lastHarmfulHour: hours.get(tool) ?? lastBucket,
+  }));
+}
+
+/**
+ * Per tool, the last hour of the given UTC day in which it was dropped harmfully: one backward
+ * step of `tool_rollup_hour`'s index of harmful rows (tool, bucket, …) per tool.
+ */
+async function lastHarmfulHours(
+  filter: RollupFilter,
+  days: readonly { tool: string; lastBucket: Date }[],
+): Promise<Map<string, Date>> {
+  if (days.length === 0) return new Map();
+  const params = new SqlParams();
+  const tools = params.add(days.map((day) => day.tool));
+  const starts = params.add(days.map((day) => day.lastBucket));
+  const conditions = filterConditions(params, filter, "h.");
+  const { rows } = await getPool().query<{ tool: string; hour: Date | null }>(
+    `SELECT t.tool AS "tool",
+            (SELECT max(h.bucket) FROM tool_rollup_hour h
+              WHERE h.tool = t.tool AND h.harmful_drops > 0
+                AND h.bucket >= t.day AND h.bucket < t.day + INTERVAL '1 day'
+                ${conditions.map((condition) => `AND ${condition}`).join(" ")}) AS "hour"
+       FROM unnest(${tools}::text[], ${starts}::timestamptz[]) AS t(tool, day)`,
+    params.values,
+  );
+  return new Map(rows.flatMap((row) => (row.hour ? [[row.tool, row.hour] as const] : [])));
 }
 
 /**

@@ -98,36 +98,41 @@ const TOOL_ROLLUP_COLUMNS = `tenant_id, role, mode, bucket, tool, offered, selec
        called, harmful_drops, dropped_tokens, unused_offers`;
 
 /**
+ * The whole UTC days inside a window widened to whole hours (`toHourWindow`): the buckets
+ * `toolRollupSource` reads from `tool_rollup_day`, or null when the window holds no whole day.
+ */
+export function toolRollupDays(period: Period): Period | null {
+  const hours = toHourWindow(period);
+  const firstDay = ceilToBucket(hours.from.getTime(), "day");
+  const endOfDays = floorToBucket(hours.to.getTime(), "day");
+  return firstDay < endOfDays ? { from: new Date(firstDay), to: new Date(endOfDays) } : null;
+}
+
+/**
  * The per-tool rollup rows of a window widened to whole hours (`toHourWindow`), as a subquery
- * to read `FROM (…) AS alias`: `tool_rollup_day` rows for the whole UTC days inside it and
- * `tool_rollup_hour` rows for the hours before the first and after the last of those days, so
- * a 30-day window sums about 30 rows per (tenant, role, mode, tool) instead of 720. Both tables
- * are kept in the same transaction at ingest and hold the same sums, so the two read alike;
- * the filter's conditions apply to every branch. `hourly` reads `tool_rollup_hour` alone, for
- * reads that need each row's hour.
+ * to read `FROM (…) AS alias`: `tool_rollup_day` rows for the whole UTC days inside it
+ * (`toolRollupDays`) and `tool_rollup_hour` rows for the hours before the first and after the
+ * last of those days, so a 30-day window sums about 30 rows per (tenant, role, mode, tool)
+ * instead of 720. Both tables are kept in the same transaction at ingest and hold the same
+ * sums, so the two read alike; the filter's conditions, and `where` (a condition on the rollup
+ * columns), apply to every branch. A row's `bucket` is an hour, or a day's midnight for the
+ * rows of the days.
  */
 export function toolRollupSource(
   params: SqlParams,
   filter: RollupFilter,
   period: Period,
-  { hourly = false }: { hourly?: boolean } = {},
+  where?: string,
 ): string {
   const hours = toHourWindow(period);
-  const fromMs = hours.from.getTime();
-  const toMs = hours.to.getTime();
-  const firstDay = ceilToBucket(fromMs, "day");
-  const endOfDays = floorToBucket(toMs, "day");
-  const conditions = filterConditions(params, filter);
-  const branch = (table: "tool_rollup_hour" | "tool_rollup_day", from: number, to: number) =>
+  const conditions = [...filterConditions(params, filter), ...(where ? [where] : [])];
+  const branch = (table: "tool_rollup_hour" | "tool_rollup_day", from: Date, to: Date) =>
     `SELECT ${TOOL_ROLLUP_COLUMNS} FROM ${table}
-      WHERE ${[
-        `bucket >= ${params.add(new Date(from))}`,
-        `bucket < ${params.add(new Date(to))}`,
-        ...conditions,
-      ].join(" AND ")}`;
-  if (hourly || firstDay >= endOfDays) return `(${branch("tool_rollup_hour", fromMs, toMs)})`;
-  const branches = [branch("tool_rollup_day", firstDay, endOfDays)];
-  if (fromMs < firstDay) branches.push(branch("tool_rollup_hour", fromMs, firstDay));
-  if (endOfDays < toMs) branches.push(branch("tool_rollup_hour", endOfDays, toMs));
+      WHERE ${[`bucket >= ${params.add(from)}`, `bucket < ${params.add(to)}`, ...conditions].join(" AND ")}`;
+  const days = toolRollupDays(period);
+  if (days === null) return `(${branch("tool_rollup_hour", hours.from, hours.to)})`;
+  const branches = [branch("tool_rollup_day", days.from, days.to)];
+  if (hours.from < days.from) branches.push(branch("tool_rollup_hour", hours.from, days.from));
+  if (days.to < hours.to) branches.push(branch("tool_rollup_hour", days.to, hours.to));
   return `(${branches.join("\n     UNION ALL\n     ")})`;
 }

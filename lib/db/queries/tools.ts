@@ -24,17 +24,17 @@ export async function sumPerTool<Row extends QueryResultRow>(
   period: Period,
   query: {
     sums: string;
+    /** A condition on the rollup rows summed (see `toolRollupSource`). */
+    where?: string;
     having?: string;
     orderBy: string;
     limit: number;
-    /** Sum hourly rows only, when `bucket` must be an hour (see `toolRollupSource`). */
-    hourly?: boolean;
   },
 ): Promise<Row[]> {
   const params = new SqlParams();
   const { rows } = await getPool().query<Row>(
     `SELECT tool AS "tool", ${query.sums}
-       FROM ${toolRollupSource(params, filter, period, { hourly: query.hourly })} AS t
+       FROM ${toolRollupSource(params, filter, period, query.where)} AS t
       GROUP BY tool
       ${query.having ? `HAVING ${query.having}` : ""}
       ORDER BY ${query.orderBy}
