@@ -184,8 +184,8 @@ export async function sumHarmfulDropsByTool(
 }
 
 /**
- * Per tool, the last hour of the given UTC day in which it was dropped harmfully: one backward
- * step of `tool_rollup_hour`'s index of harmful rows (tool, bucket, …) per tool.
+ * Per tool, the last hour of the given UTC day in which it was dropped harmfully, from the
+ * day's rows of `tool_rollup_hour` that have a harmful drop (a partial index of its own).
  */
 async function lastHarmfulHours(
   filter: RollupFilter,
@@ -210,10 +210,11 @@ async function lastHarmfulHours(
 
 /**
  * Up to `perTarget` decisions in which each target tool was a harmful drop, newest first, looked
- * up only inside the target's hour: the hour's decisions come from `decisions_ts_idx`, and the
- * tool, tenant, role and mode are checked on those rows. `OFFSET 0` keeps the planner from
- * intersecting the hour with the tenant's whole index range (`decisions_tenant_id_event_id_key`),
- * which at 1M decisions costs ~25 ms per tool instead of ~4 ms.
+ * up only inside the target's hour: the hour's decisions with any harmful drop come from
+ * `decisions_harmful_ts_idx` (a tool is harmful in about one decision of a thousand, so the
+ * whole hour would be read for three), and the tool, tenant, role and mode are checked on
+ * those rows. `OFFSET 0` keeps the planner from intersecting the hour with the tenant's whole
+ * index range.
  */
 export async function listHarmfulDropExamples(
   filter: RollupFilter,
@@ -241,6 +242,7 @@ export async function listHarmfulDropExamples(
                   FROM decisions d
                  WHERE d.ts >= greatest(t.hour, ${from}::timestamptz)
                    AND d.ts < least(t.hour + INTERVAL '1 hour', ${to}::timestamptz)
+                   AND d.harmful_tools <> '{}'::text[]
                  ORDER BY d.ts DESC
                 OFFSET 0) c
          WHERE ${outer.join(" AND ")}
