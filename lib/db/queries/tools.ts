@@ -17,7 +17,7 @@ const MAX_TOOLS = 2_000;
 /**
  * Per-tool sums over the per-tool rollups for a filter and the hours of a window: the shape
  * every per-tool read takes (`sums` are the selected aggregates over the columns of
- * `tool_rollup_hour`, `having` an optional condition on them).
+ * `tool_rollup_hour`).
  */
 export async function sumPerTool<Row extends QueryResultRow>(
   filter: RollupFilter,
@@ -26,7 +26,6 @@ export async function sumPerTool<Row extends QueryResultRow>(
     sums: string;
     /** A condition on the rollup rows summed (see `toolRollupSource`). */
     where?: string;
-    having?: string;
     orderBy: string;
     limit: number;
   },
@@ -36,7 +35,6 @@ export async function sumPerTool<Row extends QueryResultRow>(
     `SELECT tool AS "tool", ${query.sums}
        FROM ${toolRollupSource(params, filter, period, query.where)} AS t
       GROUP BY tool
-      ${query.having ? `HAVING ${query.having}` : ""}
       ORDER BY ${query.orderBy}
       LIMIT ${params.add(query.limit)}`,
     params.values,
