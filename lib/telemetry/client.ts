@@ -17,6 +17,7 @@
  */
 import { promisify } from "node:util";
 import { gzip as gzipCallback } from "node:zlib";
+import { isValidEvent } from "@/lib/schemas/event-guard";
 import { describeEventIssues, formatPath } from "@/lib/schemas/event-issues";
 import { eventSchema, LIMITS, type TelemetryEvent } from "@/lib/schemas/events";
 import {
@@ -125,6 +126,9 @@ export class InvalidEventError extends Error {
 
 /** Validates one event against the wire schema; throws `InvalidEventError` naming the fields. */
 export function validateEvent(event: unknown): TelemetryEvent {
+  // The guard compiled from the schema gives zod's verdict at a fraction of its cost (a
+  // valid event is returned as is); zod is asked only to explain an invalid one.
+  if (isValidEvent(event)) return event;
   const parsed = eventSchema.safeParse(event);
   if (!parsed.success) {
     throw new InvalidEventError(
@@ -259,6 +263,7 @@ export class RoutelensClient {
   /**
    * Validates `event` and queues it. Throws `InvalidEventError` (naming the field path, e.g.
    * `trace[1].kept: expected array of strings`) without queueing anything when it is invalid.
+   * The event is queued as given, not copied: leave it unchanged until it has been sent.
    */
   record(event: TelemetryEvent): void {
     if (this.closed) throw new Error("RoutelensClient is closed; record() after close() is lost.");
