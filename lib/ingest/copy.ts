@@ -114,7 +114,10 @@ export function outcomeLine(r: OutcomeRow): string {
   );
 }
 
-/** A decision stored already joined to its outcome (OpenTelemetry ingest: both come from one span). */
+/**
+ * A decision with its join columns: stored already joined to its outcome when both arrive
+ * together (one OpenTelemetry span, or one ingest batch), else waiting for it.
+ */
 export interface JoinedDecisionRow {
   row: DecisionRow;
   has_outcome: boolean;
@@ -137,8 +140,9 @@ export function joinedDecisionLine(r: JoinedDecisionRow): string {
 
 export const JOINED_OUTCOME_COLUMNS = [...OUTCOME_COLUMNS, "joined"] as const;
 
-/** One joined outcome's COPY line, columns in the order of JOINED_OUTCOME_COLUMNS. */
-export const joinedOutcomeLine = (r: OutcomeRow): string => `${outcomeLine(r).slice(0, -1)}\tt\n`;
+/** One outcome's COPY line with its `joined` flag, columns in the order of JOINED_OUTCOME_COLUMNS. */
+export const joinedOutcomeLine = (r: OutcomeRow, joined = true): string =>
+  `${outcomeLine(r).slice(0, -1)}\t${joined ? "t" : "f"}\n`;
 
 /** Room for the first lines of a chunk; a chunk of 100 decisions takes about 140 kB. */
 const INITIAL_BYTES = 64 * 1024;

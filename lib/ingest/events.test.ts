@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatPath } from "@/lib/schemas/event-issues";
 import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
-import { checkEvent, encodePaletteIdentity, toDecisionRow } from "./events";
+import { checkEvent, encodePaletteIdentity, harmfulTools, toDecisionRow } from "./events";
 
 describe("formatPath", () => {
   it("renders indexes in brackets and keys with dots", () => {
@@ -154,5 +154,16 @@ describe("toDecisionRow", () => {
     expect(encodePaletteIdentity("a\u0000b\u0001!a")).toBe("a\\0b\\1!a");
     expect(encodePaletteIdentity("x\\0")).toBe("x\\\\0");
     expect(encodePaletteIdentity("x\\0")).not.toBe(encodePaletteIdentity("x\u0000"));
+  });
+});
+
+describe("harmfulTools", () => {
+  it("keeps the called tools that were dropped, each once, in code point order", () => {
+    expect(harmfulTools(["c", "keep", "a", "c"], ["a", "b", "c"])).toEqual(["a", "c"]);
+    expect(harmfulTools([], ["a"])).toEqual([]);
+    expect(harmfulTools(["a"], [])).toEqual([]);
+    // By UTF-16 code unit, 😀 (a surrogate pair) would sort before U+E000 and U+FFFD.
+    const names = ["😀", "\uFFFD", "\uE000", "b", "A", "é"];
+    expect(harmfulTools(names, names)).toEqual(["A", "b", "é", "\uE000", "\uFFFD", "😀"]);
   });
 });

@@ -10,6 +10,7 @@ import {
   type ToolCallOutcome,
   type ToolRoutingDecision,
 } from "@/lib/schemas/events";
+import { compareCodePoints } from "@/lib/selection/palette-identity";
 import { boundedIssues, firstOfEachField } from "./bounded-issues";
 
 /** One problem with an event: where (`batch[3].offered[0]`) and the rule it broke. */
@@ -184,6 +185,17 @@ export interface OutcomeRow {
  */
 export function encodePaletteIdentity(identity: string): string {
   return identity.replaceAll("\\", "\\\\").replaceAll("\u0000", "\\0").replaceAll("\u0001", "\\1");
+}
+
+/**
+ * The tools an outcome called that its decision had dropped, each once, in code point order:
+ * what a join stores as `harmful_tools`, whether it is made in memory or by the SQL join
+ * (which orders them `COLLATE "C"`, UTF-8 byte order: code point order).
+ */
+export function harmfulTools(called: readonly string[], dropped: readonly string[]): string[] {
+  if (called.length === 0 || dropped.length === 0) return [];
+  const droppedSet = new Set(dropped);
+  return [...new Set(called.filter((name) => droppedSet.has(name)))].sort(compareCodePoints);
 }
 
 export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): DecisionRow {

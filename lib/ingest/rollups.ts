@@ -21,6 +21,27 @@ export interface JoinedDecision {
   selected: string[];
 }
 
+/** A decision joined in memory to an outcome that called `called`. */
+export function joinedDecision(
+  row: DecisionRow,
+  called: string[],
+  harmful: string[],
+): JoinedDecision {
+  return {
+    tenant_id: row.tenant_id,
+    run_id: row.run_id,
+    role: row.role,
+    mode: row.mode,
+    config_version: row.config_version,
+    iteration: row.iteration,
+    ts: row.ts,
+    called,
+    harmful_tools: harmful,
+    offered: row.offered,
+    selected: row.selected,
+  };
+}
+
 export interface RollupDelta {
   tenant_id: string;
   role: string;

@@ -17,16 +17,28 @@
  * run but not an iteration (a run's events split over consecutive batches) do not wait for each
  * other. Rollup rows are upserted in key order (`rollup-upserts.ts`), so concurrent
  * transactions do not deadlock on them.
+ *
+ * A decision and its outcome that arrive in one transaction — what an agent's telemetry client
+ * usually sends, since it records both within seconds — are joined in memory and stored joined
+ * (`joinHere`); only the rest is joined by an UPDATE of the stored rows (`joinOutcomes`), which
+ * writes each decision row a second time and reads its palettes back.
  */
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
 import { isUnavailable } from "@/lib/db/unavailable";
-import { copyData, DECISION_COLUMNS, decisionLine, OUTCOME_COLUMNS, outcomeLine } from "./copy";
+import {
+  copyData,
+  JOINED_DECISION_COLUMNS,
+  JOINED_OUTCOME_COLUMNS,
+  type JoinedDecisionRow,
+  joinedDecisionLine,
+  joinedOutcomeLine,
+} from "./copy";
 import { insertEventIds } from "./event-ids";
-import type { DecisionRow, OutcomeRow } from "./events";
+import { type DecisionRow, harmfulTools, type OutcomeRow } from "./events";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
-import { aggregateDeltas, type JoinedDecision } from "./rollups";
+import { aggregateDeltas, type JoinedDecision, joinedDecision } from "./rollups";
 import { upsertDecisionToolSizes } from "./tool-sizes";
 
 export type StoreInput =
@@ -63,7 +75,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
         unique.map((item) => item.row.iteration),
       ],
     );
-    const { stored, outcomesWaiting } = await lookUpStored(client, unique);
+    const { stored, waiting, unjoined } = await lookUpStored(client, unique);
     const fresh = unique.filter(
       (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
     );
@@ -71,16 +83,23 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
       .filter((i) => i.kind === "decision")
       .map((i) => i.row as DecisionRow);
     const newOutcomes = fresh.filter((i) => i.kind === "outcome").map((i) => i.row as OutcomeRow);
+    const here = joinHere(
+      newDecisions,
+      newOutcomes,
+      (key) => waiting.has(key) || unjoined.has(key),
+    );
     await insertEventIds(client, [...newDecisions, ...newOutcomes]);
-    await insertDecisions(client, newDecisions);
-    await insertOutcomes(client, newOutcomes);
+    await insertDecisions(client, newDecisions, here.joinedOf);
+    await insertOutcomes(client, newOutcomes, here.joinedOutcomes);
     await upsertDecisionToolSizes(client, newDecisions);
     for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
-    // A join is only possible with a new outcome, or with an outcome already waiting.
-    const joined =
-      newOutcomes.length > 0 || outcomesWaiting
-        ? await joinOutcomes(client, [...newDecisions, ...newOutcomes])
-        : [];
+    // What was not joined here is joined by the database, where a join is possible: at a key
+    // with a new outcome, or with an outcome already waiting.
+    const elsewhere = [...newDecisions, ...newOutcomes].filter((row) => {
+      const key = joinKey(row);
+      return !here.settled.has(key) && (here.outcomeKeys.has(key) || waiting.has(key));
+    });
+    const joined = [...here.joinedOf.values(), ...(await joinOutcomes(client, elsewhere))];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined));
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -97,48 +116,130 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
 
 /**
  * What the transaction must know before it writes: the (tenant, event id) keys of `items`
- * already stored, as a decision or as an outcome, and whether an outcome is waiting to be
- * joined at the (tenant, run, iteration) of one of them. The advisory locks make both exact
- * for the keys this transaction locked; an event id sent again under another run or iteration
- * by a concurrent transaction surfaces as a unique violation of `event_ids`, and the
- * transaction is retried.
+ * already stored, as a decision or as an outcome; the join keys (tenant, run, iteration) of
+ * `items` at which an outcome is waiting to be joined; and, among the keys where `items` hold
+ * both a decision and an outcome, those with a stored decision still waiting for its outcome.
+ * The advisory locks make all three exact for the keys this transaction locked; an event id
+ * sent again under another run or iteration by a concurrent transaction surfaces as a unique
+ * violation of `event_ids`, and the transaction is retried.
  */
 async function lookUpStored(
   client: pg.PoolClient,
   items: StoreInput[],
-): Promise<{ stored: Set<string>; outcomesWaiting: boolean }> {
-  const { rows } = await client.query<{ tenant_id: string | null; event_id: string | null }>(
-    // Written as per-key LATERAL probes so that PostgreSQL walks the primary key of event_ids
-    // and the small outcomes_waiting_idx whatever its statistics say, never scanning a whole
-    // table. The LIMIT keeps each probe a subquery: without it PostgreSQL flattens the LATERAL
-    // into a join, and on a table whose statistics are stale (a new or fast-growing event_ids)
-    // it hashed every stored event id for each batch.
+): Promise<{ stored: Set<string>; waiting: Set<string>; unjoined: Set<string> }> {
+  const decisionKeys = new Set<string>();
+  for (const item of items) if (item.kind === "decision") decisionKeys.add(joinKey(item.row));
+  const both = new Map<string, StoreInput["row"]>();
+  for (const item of items) {
+    const key = joinKey(item.row);
+    if (item.kind === "outcome" && decisionKeys.has(key)) both.set(key, item.row);
+  }
+  const pairable = [...both.values()];
+  const { rows } = await client.query<{
+    kind: "stored" | "waiting" | "unjoined";
+    tenant_id: string;
+    event_id: string | null;
+    run_id: string | null;
+    iteration: number | null;
+  }>(
+    // Written as per-key LATERAL probes so that PostgreSQL walks the primary key of event_ids,
+    // the small outcomes_waiting_idx and the run index of decisions whatever its statistics
+    // say, never scanning a whole table. The LIMIT keeps each probe a subquery: without it
+    // PostgreSQL flattens the LATERAL into a join, and on a table whose statistics are stale (a
+    // new or fast-growing event_ids) it hashed every stored event id for each batch.
     `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
-                  AS k(tenant_id, event_id, run_id, iteration))
-     SELECT k.tenant_id, k.event_id FROM k, LATERAL (
+                  AS k(tenant_id, event_id, run_id, iteration)),
+          run_keys AS (SELECT DISTINCT tenant_id, run_id, iteration FROM k),
+          pairable AS (SELECT * FROM unnest($5::text[], $6::text[], $7::int[])
+                         AS p(tenant_id, run_id, iteration))
+     SELECT 'stored' AS kind, k.tenant_id, k.event_id, NULL AS run_id, NULL::int AS iteration
+       FROM k, LATERAL (
               SELECT 1 FROM event_ids e WHERE e.tenant_id = k.tenant_id AND e.event_id = k.event_id
               LIMIT 1) AS found
      UNION ALL
-     SELECT NULL, NULL
-      WHERE EXISTS (SELECT 1 FROM k, LATERAL (
+     SELECT 'waiting', r.tenant_id, NULL, r.run_id, r.iteration
+       FROM run_keys r, LATERAL (
               SELECT 1 FROM outcomes o
-               WHERE o.tenant_id = k.tenant_id AND o.run_id = k.run_id
-                 AND o.iteration = k.iteration AND NOT o.joined
-               LIMIT 1) AS waiting)`,
+               WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id
+                 AND o.iteration = r.iteration AND NOT o.joined
+               LIMIT 1) AS waiting
+     UNION ALL
+     SELECT 'unjoined', p.tenant_id, NULL, p.run_id, p.iteration
+       FROM pairable p, LATERAL (
+              SELECT 1 FROM decisions d
+               WHERE d.tenant_id = p.tenant_id AND d.run_id = p.run_id
+                 AND d.iteration = p.iteration AND NOT d.has_outcome
+               LIMIT 1) AS unjoined`,
     [
       items.map((item) => item.row.tenant_id),
       items.map((item) => item.row.event_id),
       items.map((item) => item.row.run_id),
       items.map((item) => item.row.iteration),
+      pairable.map((row) => row.tenant_id),
+      pairable.map((row) => row.run_id),
+      pairable.map((row) => row.iteration),
     ],
   );
   const stored = new Set<string>();
-  let outcomesWaiting = false;
+  const waiting = new Set<string>();
+  const unjoined = new Set<string>();
   for (const row of rows) {
-    if (row.tenant_id === null || row.event_id === null) outcomesWaiting = true;
-    else stored.add(eventKey(row.tenant_id, row.event_id));
+    if (row.kind === "stored") stored.add(eventKey(row.tenant_id, row.event_id as string));
+    else {
+      const key = joinKey(row as { tenant_id: string; run_id: string; iteration: number });
+      (row.kind === "waiting" ? waiting : unjoined).add(key);
+    }
   }
-  return { stored, outcomesWaiting };
+  return { stored, waiting, unjoined };
+}
+
+/** The key a decision and its outcome are joined on. */
+const joinKey = (row: { tenant_id: string; run_id: string; iteration: number }) =>
+  `${row.tenant_id}\u0000${row.run_id}\u0000${row.iteration}`;
+
+/**
+ * The joins this transaction makes in memory: a decision and its outcome sent together (as an
+ * agent's telemetry client sends them) are stored joined, with no second write of either row.
+ *
+ * The result is the one the SQL join (`joinOutcomes`) would store. At a key where the new rows
+ * hold a decision and an outcome, and nothing stored at the key waits (no outcome waiting to be
+ * joined, no decision waiting for its outcome, which `blocked` tells), every new decision of the key is
+ * joined to the key's first new outcome, in the order of the batch — the order COPY numbers
+ * them in — and that outcome is marked joined. Such keys are `settled`: the SQL join skips them.
+ * `joinedOf` gives each decision joined here as the SQL join would return it.
+ */
+function joinHere(
+  decisions: readonly DecisionRow[],
+  outcomes: readonly OutcomeRow[],
+  blocked: (key: string) => boolean,
+): {
+  joinedOf: Map<DecisionRow, JoinedDecision>;
+  joinedOutcomes: Set<OutcomeRow>;
+  settled: Set<string>;
+  outcomeKeys: Set<string>;
+} {
+  const firstOutcome = new Map<string, OutcomeRow>();
+  for (const outcome of outcomes) {
+    const key = joinKey(outcome);
+    if (!firstOutcome.has(key)) firstOutcome.set(key, outcome);
+  }
+  const outcomeKeys = new Set(firstOutcome.keys());
+  const settled = new Set<string>();
+  for (const decision of decisions) {
+    const key = joinKey(decision);
+    if (outcomeKeys.has(key) && !blocked(key)) settled.add(key);
+  }
+  const joinedOf = new Map<DecisionRow, JoinedDecision>();
+  const joinedOutcomes = new Set<OutcomeRow>();
+  for (const decision of decisions) {
+    const key = joinKey(decision);
+    const outcome = settled.has(key) ? firstOutcome.get(key) : undefined;
+    if (outcome === undefined) continue;
+    const harmful = harmfulTools(outcome.called, decision.dropped);
+    joinedOf.set(decision, joinedDecision(decision, outcome.called, harmful));
+    joinedOutcomes.add(outcome);
+  }
+  return { joinedOf, joinedOutcomes, settled, outcomeKeys };
 }
 
 /** Rows per COPY data message: small enough to overlap encoding with PostgreSQL's parsing. */
@@ -176,16 +277,32 @@ export async function copyRows<Row>(
   await done;
 }
 
-async function insertDecisions(client: pg.PoolClient, rows: DecisionRow[]): Promise<void> {
+/** Copies the new decisions; those joined in memory (`joinedOf`) carry their outcome's calls. */
+async function insertDecisions(
+  client: pg.PoolClient,
+  rows: DecisionRow[],
+  joinedOf: Map<DecisionRow, JoinedDecision>,
+): Promise<void> {
   if (rows.length === 0) return;
-  const statement = `COPY decisions (${DECISION_COLUMNS.join(", ")}) FROM STDIN`;
-  await copyRows(client, statement, rows, decisionLine);
+  const statement = `COPY decisions (${JOINED_DECISION_COLUMNS.join(", ")}) FROM STDIN`;
+  const withJoin = rows.map((row): JoinedDecisionRow => {
+    const joined = joinedOf.get(row);
+    return joined
+      ? { row, has_outcome: true, called: joined.called, harmful_tools: joined.harmful_tools }
+      : { row, has_outcome: false, called: [], harmful_tools: [] };
+  });
+  await copyRows(client, statement, withJoin, joinedDecisionLine);
 }
 
-async function insertOutcomes(client: pg.PoolClient, rows: OutcomeRow[]): Promise<void> {
+/** Copies the new outcomes, in batch order; those in `joined` are stored joined. */
+async function insertOutcomes(
+  client: pg.PoolClient,
+  rows: OutcomeRow[],
+  joined: Set<OutcomeRow>,
+): Promise<void> {
   if (rows.length === 0) return;
-  const statement = `COPY outcomes (${OUTCOME_COLUMNS.join(", ")}) FROM STDIN`;
-  await copyRows(client, statement, rows, outcomeLine);
+  const statement = `COPY outcomes (${JOINED_OUTCOME_COLUMNS.join(", ")}) FROM STDIN`;
+  await copyRows(client, statement, rows, (row) => joinedOutcomeLine(row, joined.has(row)));
 }
 
 /**
@@ -203,7 +320,7 @@ async function joinOutcomes(
   const keys = [
     ...new Map(
       touched.map((t) => [
-        `${t.tenant_id}\u0000${t.run_id}\u0000${t.iteration}`,
+        joinKey(t),
         { tenant_id: t.tenant_id, run_id: t.run_id, iteration: t.iteration },
       ]),
     ).values(),
@@ -235,8 +352,8 @@ async function joinOutcomes(
         SET has_outcome = true,
             called = COALESCE(p.called, '{}'),
             harmful_tools = ARRAY(
-              SELECT DISTINCT c FROM unnest(COALESCE(p.called, '{}')) AS c
-               WHERE c = ANY(COALESCE(d.dropped, '{}')) ORDER BY c)
+              SELECT DISTINCT c COLLATE "C" FROM unnest(COALESCE(p.called, '{}')) AS c
+               WHERE c = ANY(COALESCE(d.dropped, '{}')) ORDER BY 1)
        FROM pairs p
       WHERE d.tenant_id = p.tenant_id AND d.id = p.decision_id
      RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration,

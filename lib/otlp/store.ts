@@ -33,12 +33,18 @@ import {
 import { insertEventIds } from "@/lib/ingest/event-ids";
 import {
   type DecisionRow,
+  harmfulTools,
   type OutcomeRow,
   toDecisionRow,
   toOutcomeRow,
 } from "@/lib/ingest/events";
 import { writeAggregatesAndCommit } from "@/lib/ingest/rollup-upserts";
-import { aggregateDeltas, type JoinedDecision, truncateUtc } from "@/lib/ingest/rollups";
+import {
+  aggregateDeltas,
+  type JoinedDecision,
+  joinedDecision,
+  truncateUtc,
+} from "@/lib/ingest/rollups";
 import { copyRows } from "@/lib/ingest/store-transaction";
 import { type ToolSizeSighting, upsertToolSizes } from "@/lib/ingest/tool-sizes";
 import { isRefusal, withWriteRetry } from "@/lib/ingest/write-retry";
@@ -483,23 +489,10 @@ async function deriveEvents(
       decisions.push({ row, has_outcome: false, called: [], harmful_tools: [] });
       continue;
     }
-    const dropped = new Set(row.dropped);
-    const harmful = [...new Set(outcome.called.filter((name) => dropped.has(name)))].sort();
+    const harmful = harmfulTools(outcome.called, row.dropped);
     decisions.push({ row, has_outcome: true, called: outcome.called, harmful_tools: harmful });
     outcomes.push(outcome);
-    joined.push({
-      tenant_id: tenant,
-      run_id: row.run_id,
-      role: row.role,
-      mode: row.mode,
-      config_version: row.config_version,
-      iteration,
-      ts: row.ts,
-      called: outcome.called,
-      harmful_tools: harmful,
-      offered: row.offered,
-      selected: row.selected,
-    });
+    joined.push(joinedDecision(row, outcome.called, harmful));
   }
   return { decisions, outcomes, joined };
 }

@@ -1,16 +1,23 @@
 /** A stable key for one resolved palette, used to spot identical bindings across turns. */
 
-/** Orders strings by Unicode code point (not UTF-16 unit), as a Python agent would sort. */
+/**
+ * Orders strings by Unicode code point (not UTF-16 unit), as a Python agent would sort, and as
+ * PostgreSQL's C collation orders UTF-8 text. UTF-16 unit order differs only where a character
+ * beyond U+FFFF (two surrogates, 0xD800–0xDFFF) meets one from U+E000 to U+FFFF.
+ */
 export function compareCodePoints(left: string, right: string): number {
-  const a = Array.from(left, (char) => char.codePointAt(0) ?? 0);
-  const b = Array.from(right, (char) => char.codePointAt(0) ?? 0);
-  const shared = Math.min(a.length, b.length);
+  const shared = Math.min(left.length, right.length);
   for (let index = 0; index < shared; index += 1) {
-    const difference = (a[index] ?? 0) - (b[index] ?? 0);
-    if (difference !== 0) return difference;
+    const a = left.charCodeAt(index);
+    const b = right.charCodeAt(index);
+    if (a !== b) return codePointRank(a) - codePointRank(b);
   }
-  return a.length - b.length;
+  return left.length - right.length;
 }
+
+/** A UTF-16 unit's place in code point order: surrogates after U+E000–U+FFFF. */
+const codePointRank = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;
 
 /**
  * `"*"` for no palette (null: the full, unnarrowed tool list); otherwise the distinct names

@@ -502,6 +502,158 @@ describe("POST /api/ingest: idempotency and rollups", () => {
   });
 });
 
+describe("POST /api/ingest: decisions and outcomes sent together", () => {
+  /** A tenant of its own per test, so its rollups hold that test's events only. */
+  async function tenantWithKey(name: string) {
+    const tenant = `${name}-${Date.now()}`;
+    const key = (await createApiKey(tenant)).key;
+    const post = async (events: unknown[]) => {
+      const response = await postBatch(baseUrl, key, events);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { successes: { status: number }[] };
+      expect(body.successes.map((r) => r.status)).toEqual(events.map(() => 201));
+    };
+    const decisions = async () =>
+      (
+        await db.query(
+          `SELECT iteration, turn_hop_index AS hop, has_outcome, called, harmful_tools FROM decisions
+            WHERE tenant_id = $1 ORDER BY iteration, turn_hop_index`,
+          [tenant],
+        )
+      ).rows;
+    const outcomes = async () =>
+      (
+        await db.query(
+          "SELECT iteration, called, joined FROM outcomes WHERE tenant_id = $1 ORDER BY id",
+          [tenant],
+        )
+      ).rows;
+    return { tenant, post, decisions, outcomes };
+  }
+  const decision = (runId: string, iteration: number, turn_hop_index = 0) =>
+    decisionEvent({
+      run_id: runId,
+      iteration,
+      turn_hop_index,
+      offered: ["a", "b", "c"],
+      selected: ["a"],
+    });
+  const outcome = (runId: string, iteration: number, called: string[]) =>
+    outcomeEvent({ run_id: runId, iteration, called });
+
+  it("joins every hop of an iteration to the iteration's first outcome in the batch", async () => {
+    const t = await tenantWithKey("join-hops");
+    const run = "run-hops";
+    await t.post([
+      decision(run, 0, 0),
+      outcome(run, 0, ["c", "b", "c"]),
+      decision(run, 0, 1),
+      outcome(run, 0, ["a"]),
+      decision(run, 1),
+      outcome(run, 2, ["a"]),
+    ]);
+    expect(await t.decisions()).toEqual([
+      {
+        iteration: 0,
+        hop: 0,
+        has_outcome: true,
+        called: ["c", "b", "c"],
+        harmful_tools: ["b", "c"],
+      },
+      {
+        iteration: 0,
+        hop: 1,
+        has_outcome: true,
+        called: ["c", "b", "c"],
+        harmful_tools: ["b", "c"],
+      },
+      { iteration: 1, hop: 0, has_outcome: false, called: [], harmful_tools: [] },
+    ]);
+    // The second outcome of iteration 0 and the one of iteration 2 wait, as the SQL join leaves them.
+    expect(await t.outcomes()).toEqual([
+      { iteration: 0, called: ["c", "b", "c"], joined: true },
+      { iteration: 0, called: ["a"], joined: false },
+      { iteration: 2, called: ["a"], joined: false },
+    ]);
+    expect(await rollupSums(t.tenant)).toMatchObject({
+      decisions: 3,
+      outcomes: 2,
+      harmful_drops: 4,
+    });
+    // The waiting outcome of iteration 2 is joined when its decision comes.
+    await t.post([decision(run, 2)]);
+    expect((await t.decisions())[3]).toMatchObject({
+      iteration: 2,
+      has_outcome: true,
+      called: ["a"],
+    });
+    expect(await rollupSums(t.tenant)).toMatchObject({
+      decisions: 4,
+      outcomes: 3,
+      harmful_drops: 4,
+    });
+  });
+
+  it("joins a stored decision still waiting, and an outcome already waiting, as before", async () => {
+    const t = await tenantWithKey("join-stored");
+    const run = "run-stored";
+    // Iteration 0: hop 0 is stored first; hop 1 comes with the outcome, which joins both.
+    // Iteration 1: an outcome waits; a decision and a second outcome come together, and the
+    // decision takes the waiting outcome, the first of the iteration. Iteration 2: the decision
+    // is stored first, its outcome comes alone in a batch with the others.
+    await t.post([decision(run, 0, 0), outcome(run, 1, ["b"]), decision(run, 2)]);
+    await t.post([
+      decision(run, 0, 1),
+      outcome(run, 0, ["c"]),
+      decision(run, 1),
+      outcome(run, 1, ["a"]),
+      outcome(run, 2, ["b", "a"]),
+    ]);
+    expect(await t.decisions()).toEqual([
+      { iteration: 0, hop: 0, has_outcome: true, called: ["c"], harmful_tools: ["c"] },
+      { iteration: 0, hop: 1, has_outcome: true, called: ["c"], harmful_tools: ["c"] },
+      { iteration: 1, hop: 0, has_outcome: true, called: ["b"], harmful_tools: ["b"] },
+      { iteration: 2, hop: 0, has_outcome: true, called: ["b", "a"], harmful_tools: ["b"] },
+    ]);
+    expect(await t.outcomes()).toEqual([
+      { iteration: 1, called: ["b"], joined: true },
+      { iteration: 0, called: ["c"], joined: true },
+      { iteration: 1, called: ["a"], joined: false },
+      { iteration: 2, called: ["b", "a"], joined: true },
+    ]);
+    expect(await rollupSums(t.tenant)).toMatchObject({
+      decisions: 4,
+      outcomes: 4,
+      harmful_drops: 4,
+    });
+  });
+
+  it("orders harmful tools by code point whichever side of the join stores them", async () => {
+    // U+E000 and U+FFFD sort before 😀 (U+1F600) by code point; by UTF-16 code unit after.
+    const names = ["😀", "\uFFFD", "b", "\uE000", "A"];
+    const byCodePoint = ["A", "b", "\uE000", "\uFFFD", "😀"];
+    const event = (runId: string) =>
+      decisionEvent({
+        run_id: runId,
+        iteration: 0,
+        offered: ["keep", ...names],
+        selected: ["keep"],
+      });
+    const t = await tenantWithKey("join-order");
+    await t.post([event("together"), outcome("together", 0, names)]);
+    await t.post([outcome("apart", 0, names)]);
+    await t.post([event("apart")]);
+    const { rows } = await db.query(
+      "SELECT run_id, harmful_tools FROM decisions WHERE tenant_id = $1 ORDER BY run_id",
+      [t.tenant],
+    );
+    expect(rows).toEqual([
+      { run_id: "apart", harmful_tools: byCodePoint },
+      { run_id: "together", harmful_tools: byCodePoint },
+    ]);
+  });
+});
+
 describe("GET /api/ingest/schema", () => {
   it("serves the JSON Schema of the wire format", async () => {
     const response = await fetch(`${baseUrl}/api/ingest/schema`);
