@@ -75,9 +75,7 @@ const nonEmptyString = (max: number) =>
 // PostgreSQL text cannot hold NUL, and JSON cannot carry half a surrogate pair to it: such a
 // string is refused here, by field, rather than failing a whole batch at the database. One
 // walk over the parsed event is a third of the cost of a check on every string schema.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const SURROGATE = /[\uD800-\uDFFF]/;
-const isWellFormed = (value: string) => !SURROGATE.test(value) || !LONE_SURROGATE.test(value);
+const isWellFormed = (value: string) => value.isWellFormed();
 
 /** True when some string in `value` (outside `allowNul` top-level keys) cannot be stored. */
 export function hasUnstorableText(

@@ -41,7 +41,11 @@ export function filterByNames<T extends Tool>(
 
 /** Length in Unicode code points, so counts agree with agents written in Python. */
 export function codePointLength(text: string): number {
+  // A character beyond U+FFFF takes two UTF-16 units; most text has none, and is counted at once.
+  if (!SURROGATE.test(text)) return text.length;
   let count = 0;
   for (const _ of text) count += 1;
   return count;
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
