@@ -23,11 +23,12 @@ import { migrate } from "@/lib/db/migrate";
 import { createWeekPartitions } from "@/lib/db/partitions";
 import { runOrderColumns, runSortValueSql } from "@/lib/db/queries/runs-order";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
+import { DEMO_PROFILES } from "@/lib/demo/profiles";
 import type { RunSortKey } from "@/lib/schemas/dashboard";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
-import { INSERT_ROLLUP_HOUR, INSERT_ROLLUP_MINUTE } from "./lib/bench-rollup-sql";
+import { insertRollupHour, insertRollupMinute } from "./lib/bench-rollup-sql";
 import { benchAdminCookie } from "./lib/bench-session";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
@@ -36,13 +37,44 @@ const DATA_DIR = ".data/bench-dashboard";
 const LOCK_FILE = ".data/bench-dashboard.lock";
 const DATABASE = "routelens_bench_dashboard";
 /** Bump when the generated data set changes shape, so old loads are not reused. */
-const DATA_VERSION = 3;
+const DATA_VERSION = 4;
 const TARGET_P95_MS = 300;
 const ITERATIONS_PER_RUN = 10;
-const LONG_RUN_ITERATIONS = 500;
+/** Issue 17's data set: 20 tenants and one run of 5,000 iterations. */
+const LONG_RUN_ITERATIONS = 5_000;
 const LONG_RUN_ID = "bench-long-run";
-const TENANTS = ["bench-acme", "bench-globex", "bench-initech", "bench-umbrella", "bench-hooli"];
+const TENANTS = [
+  "bench-acme",
+  "bench-globex",
+  "bench-initech",
+  "bench-umbrella",
+  "bench-hooli",
+  "bench-stark",
+  "bench-wayne",
+  "bench-tyrell",
+  "bench-cyberdyne",
+  "bench-soylent",
+  "bench-wonka",
+  "bench-aperture",
+  "bench-vandelay",
+  "bench-oscorp",
+  "bench-massive",
+  "bench-dunder",
+  "bench-gringotts",
+  "bench-monarch",
+  "bench-nakatomi",
+  "bench-pied-piper",
+];
 const ROLES = ["action", "reasoning", "reflection", "planner"];
+/**
+ * Tool names as agents name them (the demo tenants' catalogues): each bench tenant offers 30
+ * of them, a different window of the list per tenant, so the names compress as real ones do.
+ */
+const TOOL_NAMES = [
+  ...new Set(DEMO_PROFILES.flatMap((profile) => profile.tools.map((tool) => tool.name))),
+];
+/** Connections the load runs on: each INSERT … SELECT split in this many parts. */
+const LOAD_CONNECTIONS = 2;
 
 const log = (line: string) => console.log(`[bench:dashboard] ${line}`);
 
@@ -56,7 +88,9 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
 /**
  * Palettes: per tenant, offered count (8–30), selected count (1–6) and variant (0 plain,
  * 1 forced tool reinstated, 2 empty palette, 3 stage error), with the arrays, the stage trace
- * and the warnings of such a decision, built once and joined to the generated decisions.
+ * and the warnings of such a decision, built once and joined to the generated decisions. The
+ * trace is in the form ingest stores it (lib/db/stored-trace.ts): names of offered tools as
+ * their positions in `offered`, fields at their default left out.
  */
 const CREATE_PALETTES = `
 CREATE TEMP TABLE bench_palettes AS
@@ -66,7 +100,7 @@ WITH combos AS (
          generate_series(8, 30) oc, generate_series(1, 6) sc, generate_series(0, 3) v
 ), lists AS (
   SELECT c.*,
-         ARRAY(SELECT format('%s_tool_%s', split_part(c.tenant, '-', 2), lpad(x::text, 2, '0'))
+         ARRAY(SELECT ($2::text[])[1 + (c.tn * 7 + x - 1) % cardinality($2::text[])]
                  FROM generate_series(1, c.oc) x ORDER BY x) AS offered
     FROM combos c
 )
@@ -76,30 +110,30 @@ SELECT tenant, oc, sc, v, offered,
        (oc - sc) * 37 AS dropped_tokens,
        CASE WHEN v = 1 THEN offered[1] END AS forced_choice,
        jsonb_build_array(
-         jsonb_build_object('stage', 'intent', 'action', 'select',
-           'kept', to_jsonb(offered[1:least(oc, sc + 4)]), 'dropped', to_jsonb(offered[least(oc, sc + 4) + 1:oc]),
-           'added', '[]'::jsonb, 'reinstated', '[]'::jsonb,
-           'forced_choice', CASE WHEN v = 1 THEN to_jsonb(offered[1]) ELSE 'null'::jsonb END,
-           'detail', 'action verdict', 'degraded', false),
-         jsonb_build_object('stage', 'role_palette',
+         jsonb_strip_nulls(jsonb_build_object('stage', 'intent', 'action', 'select',
+           'kept', pg_temp.bench_positions(1, least(oc, sc + 4)),
+           'dropped', pg_temp.bench_positions(least(oc, sc + 4) + 1, oc),
+           'forced_choice', CASE WHEN v = 1 THEN offered[1] END,
+           'detail', 'action verdict')),
+         jsonb_strip_nulls(jsonb_build_object('stage', 'role_palette',
            'action', CASE WHEN v IN (2, 3) THEN 'abstain' ELSE 'select' END,
-           'kept', CASE WHEN v IN (2, 3) THEN to_jsonb(offered[1:least(oc, sc + 4)])
-                        WHEN v = 1 THEN to_jsonb(offered[2:sc]) ELSE to_jsonb(offered[1:sc]) END,
-           'dropped', CASE WHEN v IN (2, 3) THEN '[]'::jsonb
-                           WHEN v = 1 THEN to_jsonb(ARRAY[offered[1]] || offered[sc + 1:least(oc, sc + 4)])
-                           ELSE to_jsonb(offered[sc + 1:least(oc, sc + 4)]) END,
-           'added', '[]'::jsonb,
-           'reinstated', CASE WHEN v = 1 THEN to_jsonb(ARRAY[offered[1]]) ELSE '[]'::jsonb END,
-           'forced_choice', CASE WHEN v = 1 THEN to_jsonb(offered[1]) ELSE 'null'::jsonb END,
-           'detail', CASE WHEN v = 2 THEN 'resolver returned an empty palette' ELSE 'role palette' END,
-           'degraded', false),
-         jsonb_build_object('stage', 'policy', 'action', CASE WHEN v = 3 THEN 'error' ELSE 'select' END,
-           'kept', to_jsonb(offered[1:sc]),
-           'dropped', CASE WHEN v IN (2, 3) THEN to_jsonb(offered[sc + 1:least(oc, sc + 4)]) ELSE '[]'::jsonb END,
-           'added', '[]'::jsonb, 'reinstated', '[]'::jsonb,
-           'forced_choice', CASE WHEN v = 1 THEN to_jsonb(offered[1]) ELSE 'null'::jsonb END,
+           'kept', CASE WHEN v IN (2, 3) THEN pg_temp.bench_positions(1, least(oc, sc + 4))
+                        WHEN v = 1 THEN pg_temp.bench_positions(2, sc)
+                        ELSE pg_temp.bench_positions(1, sc) END,
+           'dropped', CASE WHEN v IN (2, 3) THEN NULL
+                           WHEN v = 1 THEN '[0]'::jsonb
+                                || coalesce(pg_temp.bench_positions(sc + 1, least(oc, sc + 4)), '[]')
+                           ELSE pg_temp.bench_positions(sc + 1, least(oc, sc + 4)) END,
+           'reinstated', CASE WHEN v = 1 THEN '[0]'::jsonb END,
+           'forced_choice', CASE WHEN v = 1 THEN offered[1] END,
+           'detail', CASE WHEN v = 2 THEN 'resolver returned an empty palette' ELSE 'role palette' END)),
+         jsonb_strip_nulls(jsonb_build_object('stage', 'policy',
+           'action', CASE WHEN v = 3 THEN 'error' ELSE 'select' END,
+           'kept', pg_temp.bench_positions(1, sc),
+           'dropped', CASE WHEN v IN (2, 3) THEN pg_temp.bench_positions(sc + 1, least(oc, sc + 4)) END,
+           'forced_choice', CASE WHEN v = 1 THEN offered[1] END,
            'detail', CASE WHEN v = 3 THEN 'TimeoutError: catalogue lookup' ELSE 'within ceiling' END,
-           'degraded', v = 3)
+           'degraded', CASE WHEN v = 3 THEN true END))
        ) AS trace,
        CASE v
          WHEN 1 THEN jsonb_build_array(jsonb_build_object('code', 'forced_reinstated', 'stage', 'role_palette',
@@ -111,11 +145,16 @@ SELECT tenant, oc, sc, v, offered,
        END AS warnings
   FROM lists`;
 
+/** Positions a-1 … b-1 of the PostgreSQL slice [a:b] (0-based, as a stored trace writes them); NULL when empty. */
+const CREATE_POSITIONS = `
+CREATE FUNCTION pg_temp.bench_positions(a int, b int) RETURNS jsonb LANGUAGE sql IMMUTABLE AS
+$$ SELECT CASE WHEN b >= a THEN to_jsonb(ARRAY(SELECT generate_series(a - 1, b - 1))) END $$`;
+
 /**
- * Decisions: `$1` regular ones in runs of 10 iterations spread evenly over the last 30 days,
- * ending now, across 5 tenants and 4 roles; every 97th with a reinstatement, 211th with an
- * empty palette, 503rd with a stage error; 90% with an outcome, every 53rd of those a harmful
- * drop and every 41st a call of no tool.
+ * Decisions `$5` to `$6` of the regular ones, in runs of 10 iterations spread evenly over the
+ * last 30 days, ending now, across the tenants and 4 roles; every 97th with a reinstatement,
+ * 211th with an empty palette, 503rd with a stage error; 90% with an outcome, every 53rd of
+ * those a harmful drop and every 41st a call of no tool.
  */
 const INSERT_DECISIONS = `
 INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
@@ -126,7 +165,7 @@ INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_
 SELECT s.tenant, 'e-' || s.g, s.run_id, s.role, s.mode, s.it, s.it % 3, s.ts,
        p.oc, p.sc, p.oc - p.sc, p.dropped_tokens + (s.g % 7),
        (s.v = 1)::int, (s.v = 2)::int, (s.v = 3)::int, p.forced_choice, NULL,
-       CASE WHEN s.tn = 1 AND s.ts > $3::timestamptz - interval '10 days' THEN 'cfg-b' ELSE 'cfg-a' END,
+       CASE WHEN s.tn = 1 AND s.ts > $2::timestamptz - interval '10 days' THEN 'cfg-b' ELSE 'cfg-a' END,
        'model-' || (s.g % 3), 'bench-agent', 'action',
        p.offered, p.selected, p.dropped, p.trace, p.warnings,
        jsonb_build_object('label', 'action', 'matched_tool_keywords', '[]'::jsonb),
@@ -139,31 +178,31 @@ SELECT s.tenant, 'e-' || s.g, s.run_id, s.role, s.mode, s.it, s.it % 3, s.ts,
             ELSE '{}'::text[] END
   FROM (
     SELECT g, r, it, tn, tenant, run_id,
-           ($4::text[])[1 + (it + r) % 4] AS role,
-           CASE WHEN tn IN (1, 4) THEN 'observe' WHEN tn = 2 THEN 'enforce'
+           ($3::text[])[1 + (it + r) % 4] AS role,
+           CASE WHEN tn % 5 IN (1, 4) THEN 'observe' WHEN tn % 5 = 2 THEN 'enforce'
                 WHEN (it + r) % 4 = 0 THEN 'enforce' ELSE 'observe' END AS mode,
-           $3::timestamptz - interval '30 days'
-             + (r::float8 / greatest($5::int, 1)) * interval '30 days' + it * interval '3 seconds'
+           $2::timestamptz - interval '30 days'
+             + (r::float8 / greatest($4::int, 1)) * interval '30 days' + it * interval '3 seconds'
              - interval '40 seconds' AS ts,
            CASE WHEN g % 503 = 0 THEN 3 WHEN g % 211 = 0 THEN 2 WHEN g % 97 = 0 THEN 1 ELSE 0 END AS v,
            8 + (g % 23) AS oc, 1 + (g % 6) AS sc,
            g % 10 <> 9 AS has_outcome
       FROM (SELECT g, (g - 1) / ${ITERATIONS_PER_RUN} AS r, (g - 1) % ${ITERATIONS_PER_RUN} AS it,
-                   1 + ((g - 1) / ${ITERATIONS_PER_RUN}) % 5 AS tn,
-                   ($2::text[])[1 + ((g - 1) / ${ITERATIONS_PER_RUN}) % 5] AS tenant,
+                   1 + ((g - 1) / ${ITERATIONS_PER_RUN}) % cardinality($1::text[]) AS tn,
+                   ($1::text[])[1 + ((g - 1) / ${ITERATIONS_PER_RUN}) % cardinality($1::text[])] AS tenant,
                    'run-' || lpad(((g - 1) / ${ITERATIONS_PER_RUN})::text, 7, '0') AS run_id
-              FROM generate_series(1, $1::int) g) base
+              FROM generate_series($5::int, $6::int) g) base
   ) s
   JOIN bench_palettes p ON p.tenant = s.tenant AND p.oc = least(s.oc, 30) AND p.sc = s.sc AND p.v = s.v`;
 
-/** One long run of 500 iterations in the last hour, with issues spread through it. */
+/** One long run of 5,000 iterations, one a second, ending in the last half hour, with issues spread through it. */
 const INSERT_LONG_RUN = `
 INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
   offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
   empty_palette_warnings, stage_errors, forced_choice, config_version, model, agent,
   offered, selected, dropped, trace, warnings, has_outcome, called, harmful_tools)
 SELECT $1, 'long-' || it, $2, ($4::text[])[1 + it % 4], 'observe', it, it % 5,
-       $3::timestamptz - interval '50 minutes' + it * interval '5 seconds',
+       $3::timestamptz - ($5::int + 1800) * interval '1 second' + it * interval '1 second',
        p.oc, p.sc, p.oc - p.sc, p.dropped_tokens, (p.v = 1)::int, (p.v = 2)::int, (p.v = 3)::int,
        p.forced_choice, 'cfg-a', 'model-1', 'bench-agent', p.offered, p.selected, p.dropped,
        p.trace, p.warnings, true,
@@ -173,18 +212,26 @@ SELECT $1, 'long-' || it, $2, ($4::text[])[1 + it % 4], 'observe', it, it % 5,
   JOIN bench_palettes p ON p.tenant = $1 AND p.oc = 8 + it % 23 AND p.sc = 1 + it % 6
    AND p.v = CASE WHEN it % 61 = 0 THEN 2 WHEN it % 37 = 0 THEN 1 WHEN it % 89 = 0 THEN 3 ELSE 0 END`;
 
+/*
+ * The statements below fill one part of the data set each: decisions with a `ts` in
+ * [$1, $2) (hour-aligned bounds, so no minute or hour bucket is split between parts), or for
+ * runs, the runs whose id hashes to part $1 of $2. The parts run side by side, one connection
+ * each (`loadDataSet`).
+ */
+const IN_RANGE = "ts >= $1 AND ts < $2";
+
 /** What ingest writes beside every stored event: its id (lib/ingest/event-ids.ts). */
 const INSERT_EVENT_IDS = `
 INSERT INTO event_ids (tenant_id, event_id, ts)
-SELECT tenant_id, event_id, ts FROM decisions
+SELECT tenant_id, event_id, ts FROM decisions WHERE ${IN_RANGE}
 UNION ALL
-SELECT tenant_id, event_id, ts FROM outcomes`;
+SELECT tenant_id, event_id, ts FROM outcomes WHERE ${IN_RANGE}`;
 
 const INSERT_OUTCOMES = `
 INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, error, joined)
 SELECT tenant_id, 'o-' || event_id, run_id, role, iteration, ts + interval '1 second', called,
        NULL, true
-  FROM decisions WHERE has_outcome`;
+  FROM decisions WHERE has_outcome AND ${IN_RANGE}`;
 
 const INSERT_RUNS = `
 INSERT INTO runs (tenant_id, run_id, first_seen, last_seen, decisions, max_iteration, roles, modes,
@@ -193,7 +240,8 @@ SELECT tenant_id, run_id, min(ts), max(ts), count(*), max(iteration),
        array_agg(DISTINCT role ORDER BY role), array_agg(DISTINCT mode ORDER BY mode),
        sum(dropped_tokens), sum(reinstatements), sum(empty_palette_warnings), sum(stage_errors),
        sum(cardinality(harmful_tools))
-  FROM decisions GROUP BY tenant_id, run_id`;
+  FROM decisions WHERE (hashtext(run_id) & 2147483647) % $2::int = $1::int
+ GROUP BY tenant_id, run_id`;
 
 /**
  * Per tool and hour. Decisions with the same list in the same (tenant, role, mode, hour) are
@@ -203,7 +251,7 @@ const toolCounts = (list: string, column: string, extra = "") => `
     SELECT g.tenant_id, g.role, g.mode, g.bucket, x.tool, ${column}
       FROM (SELECT tenant_id, role, mode, date_trunc('hour', ts) AS bucket, ${list} AS tools,
                    count(*) AS n${extra}
-              FROM decisions GROUP BY 1, 2, 3, 4, 5) g,
+              FROM decisions WHERE ${IN_RANGE} GROUP BY 1, 2, 3, 4, 5) g,
            unnest(g.tools) x(tool)`;
 
 /**
@@ -215,7 +263,7 @@ const UNUSED_OFFERS = `
       FROM (SELECT tenant_id, role, mode, date_trunc('hour', ts) AS bucket,
                    CASE WHEN mode = 'enforce' THEN selected ELSE offered END AS tools, called,
                    count(*) AS n
-              FROM decisions WHERE has_outcome GROUP BY 1, 2, 3, 4, 5, 6) g,
+              FROM decisions WHERE has_outcome AND ${IN_RANGE} GROUP BY 1, 2, 3, 4, 5, 6) g,
            unnest(g.tools) x(tool)
      WHERE NOT x.tool = ANY(g.called)`;
 
@@ -282,40 +330,75 @@ async function runsKeyAt(
   return encodeRunKey(sort, { value: row.value, tenantId: row.tenant_id, runId: row.run_id });
 }
 
+/** `parts` hour-aligned time ranges [from, to) that cover the data set between them. */
+function timeRanges(now: Date, parts: number): [Date, Date][] {
+  const start = now.getTime() - 31 * 86_400_000;
+  const end = now.getTime() + 86_400_000;
+  const bounds = Array.from({ length: parts + 1 }, (_, i) => {
+    const at = start + ((end - start) * i) / parts;
+    return new Date(i === 0 || i === parts ? at : Math.floor(at / 3_600_000) * 3_600_000);
+  });
+  return bounds.slice(0, -1).map((from, i) => [from, bounds[i + 1] as Date]);
+}
+
 async function loadDataSet(url: string, decisions: number): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const clients: pg.Client[] = [];
   try {
-    await client.query("SET work_mem = '256MB'");
-    await client.query("SET maintenance_work_mem = '512MB'");
-    await client.query("SET synchronous_commit = off");
+    for (let i = 0; i < LOAD_CONNECTIONS; i++) {
+      const client = new pg.Client({ connectionString: url });
+      clients.push(client);
+      await client.connect();
+      await client.query("SET work_mem = '256MB'");
+      await client.query("SET maintenance_work_mem = '512MB'");
+      await client.query("SET synchronous_commit = off");
+    }
+    const [first] = clients as [pg.Client];
+    /** Runs `work` on every connection at once, part i on connection i. */
+    const inParts = (work: (client: pg.Client, part: number) => Promise<unknown>) =>
+      Promise.all(clients.map((client, part) => work(client, part)));
     const now = new Date();
+    const ranges = timeRanges(now, LOAD_CONNECTIONS);
     const regular = decisions - LONG_RUN_ITERATIONS;
     const runs = Math.ceil(regular / ITERATIONS_PER_RUN);
-    await client.query(
+    const runsPerPart = Math.ceil(runs / LOAD_CONNECTIONS);
+    await first.query(
       `INSERT INTO tenants (id, is_demo) SELECT unnest($1::text[]), false ON CONFLICT DO NOTHING`,
       [TENANTS],
     );
     // The week partitions of the whole range, as a server running through it would have made.
-    await createWeekPartitions(client, new Date(now.getTime() - 31 * 86_400_000), now);
-    await timed("built palettes", () => client.query(CREATE_PALETTES, [TENANTS]));
+    await createWeekPartitions(first, new Date(now.getTime() - 31 * 86_400_000), now);
+    await timed("built palettes", () =>
+      inParts(async (client) => {
+        await client.query(CREATE_POSITIONS);
+        await client.query(CREATE_PALETTES, [TENANTS, TOOL_NAMES]);
+      }),
+    );
     await timed(`inserted ${regular.toLocaleString("en-US")} decisions`, () =>
-      client.query(INSERT_DECISIONS, [regular, TENANTS, now, ROLES, runs]),
+      inParts((client, part) => {
+        // Whole runs per part: g numbers the decisions, ten to a run.
+        const from = part * runsPerPart * ITERATIONS_PER_RUN + 1;
+        const to = Math.min(regular, (part + 1) * runsPerPart * ITERATIONS_PER_RUN);
+        return client.query(INSERT_DECISIONS, [TENANTS, now, ROLES, runs, from, to]);
+      }),
     );
     await timed(`inserted a run of ${LONG_RUN_ITERATIONS} iterations`, () =>
-      client.query(INSERT_LONG_RUN, [TENANTS[0], LONG_RUN_ID, now, ROLES, LONG_RUN_ITERATIONS]),
+      first.query(INSERT_LONG_RUN, [TENANTS[0], LONG_RUN_ID, now, ROLES, LONG_RUN_ITERATIONS]),
     );
-    await timed("inserted outcomes", () => client.query(INSERT_OUTCOMES));
-    await timed("filled event_ids", () => client.query(INSERT_EVENT_IDS));
-    await timed("filled runs", () => client.query(INSERT_RUNS));
-    await timed("filled rollup_minute", () => client.query(INSERT_ROLLUP_MINUTE));
-    await timed("filled rollup_hour", () => client.query(INSERT_ROLLUP_HOUR));
-    await timed("filled tool_rollup_hour", () => client.query(INSERT_TOOL_ROLLUP));
-    await timed("filled tool_rollup_day", () => client.query(INSERT_TOOL_ROLLUP_DAY));
-    await timed("vacuum analyze", () => client.query("VACUUM ANALYZE"));
-    await markDataSet(client, decisions, DATA_VERSION);
+    const byTime = (label: string, statement: string) =>
+      timed(label, () => inParts((client, part) => client.query(statement, ranges[part])));
+    await byTime("inserted outcomes", INSERT_OUTCOMES);
+    await byTime("filled event_ids", INSERT_EVENT_IDS);
+    await timed("filled runs", () =>
+      inParts((client, part) => client.query(INSERT_RUNS, [part, LOAD_CONNECTIONS])),
+    );
+    await byTime("filled rollup_minute", insertRollupMinute(`WHERE ${IN_RANGE}`));
+    await byTime("filled rollup_hour", insertRollupHour("WHERE bucket >= $1 AND bucket < $2"));
+    await byTime("filled tool_rollup_hour", INSERT_TOOL_ROLLUP);
+    await timed("filled tool_rollup_day", () => first.query(INSERT_TOOL_ROLLUP_DAY));
+    await timed("vacuum analyze", () => first.query("VACUUM ANALYZE"));
+    await markDataSet(first, decisions, DATA_VERSION);
   } finally {
-    await client.end();
+    await Promise.all(clients.map((client) => client.end()));
   }
 }
 
@@ -353,6 +436,45 @@ async function describeDataSet(
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The database's size on disk (`pg_database_size`: every table, index and TOAST table, not
+ * the WAL), and each tenant table's with its partitions, indexes and TOAST.
+ */
+async function diskUse(url: string): Promise<{ database: number; tables: [string, number][] }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ size: string }>(
+      "SELECT pg_database_size(current_database()) AS size",
+    );
+    const tables: [string, number][] = [];
+    for (const table of TENANT_TABLE_NAMES) {
+      const sized = await client.query<{ size: string | null }>(
+        `SELECT sum(pg_total_relation_size(relid)) AS size FROM pg_partition_tree($1::regclass)`,
+        [table],
+      );
+      tables.push([table, Number(sized.rows[0]?.size ?? 0)]);
+    }
+    return { database: Number(rows[0]?.size ?? 0), tables };
+  } finally {
+    await client.end();
+  }
+}
+
+function describeDisk(
+  disk: { database: number; tables: [string, number][] },
+  decisions: number,
+): string {
+  const gib = (bytes: number) => (bytes / 2 ** 30).toFixed(2);
+  const perMillion = (disk.database * 1_000_000) / decisions;
+  const largest = [...disk.tables]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([table, bytes]) => `${table} ${gib(bytes)}`)
+    .join(", ");
+  return `disk: ${gib(disk.database)} GiB (${(disk.database / 1e9).toFixed(2)} GB); per million decisions ${gib(perMillion)} GiB = ${(perMillion / 1e9).toFixed(2)} GB; largest tables (GiB, with indexes): ${largest}`;
 }
 
 interface BenchPage {
@@ -538,6 +660,8 @@ async function main() {
       await migrate(url, { log });
     }
     const set = await describeDataSet(url);
+    const disk = await diskUse(url);
+    log(describeDisk(disk, decisions));
     log(
       `data: ${Object.entries(set.counts)
         .map(([table, n]) => `${table} ${n.toLocaleString("en-US")}`)
@@ -563,7 +687,7 @@ async function main() {
     mkdirSync("bench-results", { recursive: true });
     writeFileSync(
       "bench-results/dashboard.json",
-      `${JSON.stringify({ at: new Date().toISOString(), decisions, requests, counts: set.counts, results }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), decisions, requests, counts: set.counts, disk, results }, null, 2)}\n`,
     );
     const missed = results.filter((r) => r.target && r.p95 > (r.targetMs ?? TARGET_P95_MS));
     if (missed.length > 0) {

@@ -9,8 +9,8 @@ const ROLLUP_COLUMNS = `tenant_id, role, mode, config_version, bucket, decisions
   decisions_empty_palette, decisions_stage_error, outcomes, harmful_decisions, harmful_drops,
   zero_call_outcomes`;
 
-/** rollup_minute from every decision. */
-export const INSERT_ROLLUP_MINUTE = `
+/** rollup_minute from the decisions `where` picks (every decision by default). */
+export const insertRollupMinute = (where = "") => `
 INSERT INTO rollup_minute (${ROLLUP_COLUMNS})
 SELECT tenant_id, role, mode, config_version, date_trunc('minute', ts), count(*),
        sum(dropped_tokens), sum(dropped_tokens::float8 ^ 2),
@@ -22,10 +22,12 @@ SELECT tenant_id, role, mode, config_version, date_trunc('minute', ts), count(*)
        count(*) FILTER (WHERE has_outcome AND cardinality(harmful_tools) > 0),
        coalesce(sum(cardinality(harmful_tools)), 0),
        count(*) FILTER (WHERE has_outcome AND cardinality(called) = 0)
-  FROM decisions GROUP BY 1, 2, 3, 4, 5`;
+  FROM decisions ${where} GROUP BY 1, 2, 3, 4, 5`;
 
-/** rollup_hour from rollup_minute. */
-export const INSERT_ROLLUP_HOUR = `
+export const INSERT_ROLLUP_MINUTE = insertRollupMinute();
+
+/** rollup_hour from the rows of rollup_minute `where` picks (all of them by default). */
+export const insertRollupHour = (where = "") => `
 INSERT INTO rollup_hour (${ROLLUP_COLUMNS})
 SELECT tenant_id, role, mode, config_version, date_trunc('hour', bucket), sum(decisions),
        sum(dropped_tokens), sum(dropped_tokens_sq), sum(offered_tools), sum(offered_tools_sq),
@@ -33,4 +35,6 @@ SELECT tenant_id, role, mode, config_version, date_trunc('hour', bucket), sum(de
        sum(empty_palette_warnings), sum(stage_errors), sum(decisions_reinstated),
        sum(decisions_empty_palette), sum(decisions_stage_error), sum(outcomes),
        sum(harmful_decisions), sum(harmful_drops), sum(zero_call_outcomes)
-  FROM rollup_minute GROUP BY 1, 2, 3, 4, 5`;
+  FROM rollup_minute ${where} GROUP BY 1, 2, 3, 4, 5`;
+
+export const INSERT_ROLLUP_HOUR = insertRollupHour();
