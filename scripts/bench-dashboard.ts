@@ -452,7 +452,9 @@ async function diskUse(url: string): Promise<{ database: number; tables: [string
     const tables: [string, number][] = [];
     for (const table of TENANT_TABLE_NAMES) {
       const sized = await client.query<{ size: string | null }>(
-        `SELECT sum(pg_total_relation_size(relid)) AS size FROM pg_partition_tree($1::regclass)`,
+        // pg_partition_tree gives nothing for a table without partitions.
+        `SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree($1::regclass)),
+                         pg_total_relation_size($1::regclass)) AS size`,
         [table],
       );
       tables.push([table, Number(sized.rows[0]?.size ?? 0)]);
