@@ -335,20 +335,8 @@ async function runsKeyAt(
   return encodeRunKey(sort, { value: row.value, tenantId: row.tenant_id, runId: row.run_id });
 }
 
-/** The tables the load fills. */
-const LOADED_TABLES = [
-  "decisions",
-  "outcomes",
-  "event_ids",
-  "runs",
-  "rollup_minute",
-  "rollup_hour",
-  "tool_rollup_hour",
-  "tool_rollup_day",
-];
-
 /**
- * Drops the primary keys, unique constraints and indexes of the loaded tables (of a
+ * Drops the primary keys, unique constraints and indexes of the tenant tables (of a
  * partitioned table: the parent's, with its partitions'), and returns the statements that make
  * them again exactly as they were. Built once after the load, each is a sort of the table
  * rather than one index insertion per row, which is what a bulk load of millions of rows
@@ -367,7 +355,7 @@ async function dropIndexes(client: pg.Client): Promise<string[]> {
        FROM pg_index i
       WHERE i.indrelid = ANY($1::regclass[])
         AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)`,
-    [LOADED_TABLES],
+    [TENANT_TABLE_NAMES],
   );
   for (const { drop } of rows) await client.query(drop);
   return rows.map((row) => row.make);
