@@ -24,7 +24,7 @@ import { DEMO_PROFILES } from "@/lib/demo/profiles";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
-import { cpuSeconds, isPostgresOf, postmasterOf } from "./lib/process-cpu";
+import { cpuSeconds, cpuSecondsOf, isPostgresOf, postmasterOf } from "./lib/process-cpu";
 import { seedApiKey } from "./lib/seed-key";
 
 /** Runs the simulator to the end; its output and CPU seconds (from the child's rusage). */
@@ -50,11 +50,7 @@ function runSimulator(
     let cpu = 0;
     const sample = setInterval(() => {
       const pid = child.pid;
-      if (pid)
-        cpu = Math.max(
-          cpu,
-          cpuSeconds((p) => p.pid === pid || p.ppid === pid),
-        );
+      if (pid) cpu = Math.max(cpu, cpuSecondsOf(pid));
     }, 200);
     child.once("error", reject);
     child.once("exit", (code) => {
@@ -94,15 +90,17 @@ async function main() {
         cpuProfileDir: profileDir && path.join(profileDir, "server"),
       });
       try {
-        const serverPids = () => new Set(app.pids());
-        const serverBefore = cpuSeconds((p) => serverPids().has(p.pid));
+        // The server's processes, read once: `npm start` runs one unless told otherwise.
+        const serverPids = new Set(app.pids());
+        const serverCpu = () => [...serverPids].reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+        const serverBefore = serverCpu();
         const postgresBefore = cpuSeconds(isPostgresOf(postmaster));
         log(`round ${round}: simulate --backfill ${span} against ${app.baseUrl}`);
         const simulated = await runSimulator(
           ["--backfill", span, "--endpoint", app.baseUrl, "--keys-file", keysFile],
           profileDir,
         );
-        const serverCpu = cpuSeconds((p) => serverPids().has(p.pid)) - serverBefore;
+        const serverUsed = serverCpu() - serverBefore;
         const postgresCpu = cpuSeconds(isPostgresOf(postmaster)) - postgresBefore;
         const client = new pg.Client({ connectionString: url });
         await client.connect();
@@ -116,7 +114,7 @@ async function main() {
           [
             `round ${round}: backfill ${span} · ${simulated.seconds.toFixed(1)} s wall clock (the simulator's start-up included)`,
             `  stored: ${Number(row?.decisions).toLocaleString("en-US")} decisions, ${Number(row?.outcomes).toLocaleString("en-US")} outcomes`,
-            `  CPU: simulator ${simulated.cpu.toFixed(1)} s · server ${serverCpu.toFixed(1)} s · PostgreSQL ${postgresCpu.toFixed(1)} s`,
+            `  CPU: simulator ${simulated.cpu.toFixed(1)} s · server ${serverUsed.toFixed(1)} s · PostgreSQL ${postgresCpu.toFixed(1)} s`,
           ].join("\n"),
         );
       } finally {

@@ -16,7 +16,6 @@
  *
  * Linux only (reads /proc). Figures are printed; nothing is asserted.
  */
-import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
@@ -25,13 +24,8 @@ import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { amplificationBatch, emptyObjectsBody } from "./lib/hostile-ingest-bodies";
 import { postIngest } from "./lib/ingest-request";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { cpuSecondsOf } from "./lib/process-cpu";
 import { seedApiKey } from "./lib/seed-key";
-
-/** CPU seconds (user + system) used so far by one process. */
-function cpuSecondsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 async function post(
   url: string,

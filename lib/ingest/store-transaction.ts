@@ -225,16 +225,13 @@ function joinHere(
   }
   const outcomeKeys = new Set(firstOutcome.keys());
   const settled = new Set<string>();
-  for (const decision of decisions) {
-    const key = joinKey(decision);
-    if (outcomeKeys.has(key) && !blocked(key)) settled.add(key);
-  }
   const joinedOf = new Map<DecisionRow, JoinedDecision>();
   const joinedOutcomes = new Set<OutcomeRow>();
   for (const decision of decisions) {
     const key = joinKey(decision);
-    const outcome = settled.has(key) ? firstOutcome.get(key) : undefined;
-    if (outcome === undefined) continue;
+    const outcome = firstOutcome.get(key);
+    if (outcome === undefined || blocked(key)) continue;
+    settled.add(key);
     const harmful = harmfulTools(outcome.called, decision.dropped);
     joinedOf.set(decision, joinedDecision(decision, outcome.called, harmful));
     joinedOutcomes.add(outcome);

@@ -74,16 +74,15 @@ const nonEmptyString = (max: number) =>
 
 // PostgreSQL text cannot hold NUL, and JSON cannot carry half a surrogate pair to it: such a
 // string is refused here, by field, rather than failing a whole batch at the database. One
-// walk over the parsed event is a third of the cost of a check on every string schema.
-const isWellFormed = (value: string) => value.isWellFormed();
-
+// walk over the parsed event is a third of the cost of a check on every string schema; the
+// surrogate check is the engine's own (`String.prototype.isWellFormed`).
 /** True when some string in `value` (outside `allowNul` top-level keys) cannot be stored. */
 export function hasUnstorableText(
   value: unknown,
   allowNul: ReadonlySet<string>,
   topLevel: boolean,
 ): boolean {
-  if (typeof value === "string") return value.includes("\u0000") || !isWellFormed(value);
+  if (typeof value === "string") return value.includes("\u0000") || !value.isWellFormed();
   if (Array.isArray(value)) {
     for (const item of value) if (hasUnstorableText(item, allowNul, false)) return true;
     return false;
@@ -92,7 +91,7 @@ export function hasUnstorableText(
     for (const key in value) {
       const item = (value as Record<string, unknown>)[key];
       if (topLevel && allowNul.has(key) && typeof item === "string") {
-        if (!isWellFormed(item)) return true;
+        if (!item.isWellFormed()) return true;
       } else if (hasUnstorableText(item, allowNul, false)) {
         return true;
       }
@@ -112,7 +111,7 @@ function reportUnstorableText(
     const key = path.length === 1 ? String(path[0]) : "";
     if (!allowNul.has(key) && value.includes("\u0000")) {
       ctx.addIssue({ code: "custom", path, message: "must not contain NUL (\\u0000) characters" });
-    } else if (!isWellFormed(value)) {
+    } else if (!value.isWellFormed()) {
       ctx.addIssue({ code: "custom", path, message: "must be valid Unicode text" });
     }
   } else if (Array.isArray(value)) {
@@ -228,7 +227,7 @@ function toolTokensEntryProblem(name: string, tokens: unknown): string | null {
   if (name.length === 0) return "tool name must not be empty";
   if (name.length > LIMITS.toolName) return `tool name: at most ${LIMITS.toolName} characters`;
   if (name.includes("\u0000")) return "tool name must not contain NUL (\\u0000) characters";
-  if (!isWellFormed(name)) return "tool name must be valid Unicode text";
+  if (!name.isWellFormed()) return "tool name must be valid Unicode text";
   if (typeof tokens !== "number" || !Number.isSafeInteger(tokens)) return "expected integer";
   if (tokens < 0) return "must be >= 0";
   if (tokens > LIMITS.toolTokens) return `at most ${LIMITS.toolTokens}`;

@@ -10,6 +10,16 @@ export interface ProcessInfo {
   cmdline: string;
 }
 
+/** CPU seconds (user + system) used so far by one process; 0 once it has ended. */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU seconds (user + system) used so far by the processes that match. */
 export function cpuSeconds(match: (process: ProcessInfo) => boolean): number {
   let ticks = 0;
