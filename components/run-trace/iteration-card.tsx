@@ -1,13 +1,10 @@
+"use client";
+
 import { formatCount } from "@/lib/dashboard/format";
 import { flaggedIssueKinds } from "@/lib/dashboard/issue-kinds";
 import type { ToolRunView } from "@/lib/dashboard/tool-runs";
-import {
-  type CalledTool,
-  describeUnroutedCall,
-  type IterationView,
-  type StageView,
-  type WarningView,
-} from "@/lib/dashboard/trace";
+import type { CalledTool, IterationView, StageView, WarningView } from "@/lib/dashboard/trace";
+import { describeUnroutedCall } from "@/lib/dashboard/unrouted-call";
 import { LocalTime } from "../ui/local-time";
 import { StageWaterfall } from "./stage-waterfall";
 import { ToolNames } from "./tool-names";

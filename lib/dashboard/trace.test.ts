@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildWaterfall,
-  classifyCalledTools,
-  describeUnroutedCall,
-  prepareIteration,
-  prepareRunTrace,
-} from "./trace";
+import { buildWaterfall, classifyCalledTools, prepareIteration, prepareRunTrace } from "./trace";
 import type { DecisionRecord, OutcomeRecord } from "./types";
+import { describeUnroutedCall } from "./unrouted-call";
 
 function stage(
   name: string,
