@@ -270,7 +270,7 @@ SELECT g.tenant_id, g.role, g.mode, g.bucket, x.tool,
                selected_count AS sc,
                reinstatements + 2 * empty_palette_warnings + 3 * stage_errors AS v,
                has_outcome, cardinality(called) AS calls, count(*) AS n,
-               sum(dropped_tokens::float8 / dropped_count) AS t
+               sum(dropped_tokens::float8 / nullif(dropped_count, 0)) AS t
           FROM decisions WHERE ${IN_RANGE} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) g
   JOIN bench_palettes p ON p.tenant = g.tenant_id AND p.oc = g.oc AND p.sc = g.sc AND p.v = g.v,
   LATERAL (SELECT o.tool, o.i <= g.sc AS kept,
@@ -401,8 +401,16 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     await timed(`inserted a run of ${LONG_RUN_ITERATIONS} iterations`, () =>
       first.query(INSERT_LONG_RUN, [TENANTS[0], LONG_RUN_ID, now, ROLES, LONG_RUN_ITERATIONS]),
     );
-    const byTime = (label: string, statement: string) =>
-      timed(label, () => inParts((client, part) => client.query(statement, ranges[part])));
+    /** Runs `statement` on every part's time range, with planner `settings` for its duration. */
+    const byTime = (label: string, statement: string, settings: Record<string, string> = {}) =>
+      timed(label, () =>
+        inParts(async (client, part) => {
+          const names = Object.keys(settings);
+          for (const name of names) await client.query(`SET ${name} = ${settings[name]}`);
+          await client.query(statement, ranges[part]);
+          for (const name of names) await client.query(`RESET ${name}`);
+        }),
+      );
     await byTime("inserted outcomes", INSERT_OUTCOMES);
     await byTime("filled event_ids", INSERT_EVENT_IDS);
     await timed("filled runs", () =>
@@ -412,13 +420,7 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     await byTime("filled rollup_hour", insertRollupHour("WHERE bucket >= $1 AND bucket < $2"));
     // The planner cannot know that few groups share a palette: without this it sorts the
     // unnested tools by name to group them, twice as slow as hashing them.
-    await timed("filled tool_rollup_hour", () =>
-      inParts(async (client, part) => {
-        await client.query("SET enable_sort = off");
-        await client.query(INSERT_TOOL_ROLLUP, ranges[part]);
-        await client.query("RESET enable_sort");
-      }),
-    );
+    await byTime("filled tool_rollup_hour", INSERT_TOOL_ROLLUP, { enable_sort: "off" });
     await timed("filled tool_rollup_day", () => first.query(INSERT_TOOL_ROLLUP_DAY));
     await timed(`built ${indexes.length} indexes and keys`, () =>
       inParts(async (client, part) => {
