@@ -36,7 +36,11 @@ import type { StoredStageRecord } from "@/lib/db/stored-trace";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
-import { INSERT_ROLLUP_HOUR, INSERT_ROLLUP_MINUTE } from "./lib/bench-rollup-sql";
+import {
+  INSERT_ROLLUP_DAY,
+  INSERT_ROLLUP_HOUR,
+  INSERT_ROLLUP_MINUTE,
+} from "./lib/bench-rollup-sql";
 import { benchAdminCookie } from "./lib/bench-session";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
@@ -229,6 +233,7 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     );
     await timed("filled rollup_minute", INSERT_ROLLUP_MINUTE);
     await timed("filled rollup_hour", INSERT_ROLLUP_HOUR);
+    await timed("filled rollup_day", INSERT_ROLLUP_DAY);
     await timed("filled tool_rollup_hour (from 1 decision in 50)", INSERT_TOOL_ROLLUP);
     await timed("vacuum analyze", "VACUUM ANALYZE");
     await markDataSet(client, decisions, DATA_VERSION);

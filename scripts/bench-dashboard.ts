@@ -29,7 +29,7 @@ import type { RunSortKey } from "@/lib/schemas/dashboard";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
-import { insertRollupHour, insertRollupMinute } from "./lib/bench-rollup-sql";
+import { INSERT_ROLLUP_DAY, insertRollupHour, insertRollupMinute } from "./lib/bench-rollup-sql";
 import { benchAdminCookie } from "./lib/bench-session";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
@@ -418,6 +418,8 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     );
     await byTime("filled rollup_minute", insertRollupMinute(`WHERE ${IN_RANGE}`));
     await byTime("filled rollup_hour", insertRollupHour("WHERE bucket >= $1 AND bucket < $2"));
+    // Days are not split between the parts (their bounds are hours): one statement.
+    await timed("filled rollup_day", () => first.query(INSERT_ROLLUP_DAY));
     // The planner cannot know that few groups share a palette: without this it sorts the
     // unnested tools by name to group them, twice as slow as hashing them.
     await byTime("filled tool_rollup_hour", INSERT_TOOL_ROLLUP, { enable_sort: "off" });

@@ -17,6 +17,7 @@ export const DISTRIBUTED_TABLES = [
   "runs",
   "rollup_minute",
   "rollup_hour",
+  "rollup_day",
   "tool_rollup_hour",
   "tool_rollup_day",
   "otel_spans",

@@ -11,6 +11,7 @@ export const TENANT_TABLES = [
   { name: "runs", kind: "summary", dated: "last_seen" },
   { name: "rollup_minute", kind: "rollup", dated: "bucket", bucketMs: 60_000 },
   { name: "rollup_hour", kind: "rollup", dated: "bucket", bucketMs: 3_600_000 },
+  { name: "rollup_day", kind: "rollup", dated: "bucket", bucketMs: 86_400_000 },
   { name: "tool_rollup_hour", kind: "rollup", dated: "bucket", bucketMs: 3_600_000 },
   { name: "tool_rollup_day", kind: "rollup", dated: "bucket", bucketMs: 86_400_000 },
   { name: "otel_spans", kind: "raw", dated: "ts" },

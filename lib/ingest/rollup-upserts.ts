@@ -1,29 +1,9 @@
 /**
  * The SQL that adds one transaction's rollup deltas (lib/ingest/rollups.ts) to `rollup_minute`,
- * `rollup_hour`, `tool_rollup_hour`, `tool_rollup_day` and `runs`, and commits.
+ * `rollup_hour`, `rollup_day`, `tool_rollup_hour`, `tool_rollup_day` and `runs`, and commits.
  */
 import type pg from "pg";
-import type { Aggregates } from "./rollups";
-
-const ROLLUP_MEASURES = [
-  "decisions",
-  "dropped_tokens",
-  "dropped_tokens_sq",
-  "offered_tools",
-  "offered_tools_sq",
-  "selected_tools",
-  "selected_tools_sq",
-  "reinstatements",
-  "empty_palette_warnings",
-  "stage_errors",
-  "decisions_reinstated",
-  "decisions_empty_palette",
-  "decisions_stage_error",
-  "outcomes",
-  "harmful_decisions",
-  "harmful_drops",
-  "zero_call_outcomes",
-] as const;
+import { type Aggregates, ROLLUP_MEASURES } from "./rollups";
 
 const FLOAT_MEASURES = new Set(["dropped_tokens_sq", "offered_tools_sq", "selected_tools_sq"]);
 
@@ -33,7 +13,7 @@ const jsonLiteral = (client: pg.PoolClient, value: unknown) =>
 
 function upsertRollupSql(
   client: pg.PoolClient,
-  table: "rollup_minute" | "rollup_hour",
+  table: "rollup_minute" | "rollup_hour" | "rollup_day",
   rows: Aggregates["minute"],
 ): string | null {
   if (rows.length === 0) return null;
@@ -113,6 +93,7 @@ export async function writeAggregatesAndCommit(
   const statements = [
     upsertRollupSql(client, "rollup_minute", aggregates.minute),
     upsertRollupSql(client, "rollup_hour", aggregates.hour),
+    upsertRollupSql(client, "rollup_day", aggregates.day),
     upsertToolsSql(client, "tool_rollup_hour", aggregates.tools),
     upsertToolsSql(client, "tool_rollup_day", aggregates.toolDays),
     upsertRunsSql(client, aggregates.runs),

@@ -173,6 +173,40 @@ describe("toolDays", () => {
   });
 });
 
+describe("day rollup rows", () => {
+  it("sum the hour rows per (tenant, role, mode, config version, UTC day)", () => {
+    const at = (timestamp: string, iteration: number, config_version?: string) =>
+      row({
+        run_id: "day-rows",
+        iteration,
+        timestamp,
+        offered: ["x", "y", "z"],
+        selected: ["x"],
+        dropped_tokens: 10 * (iteration + 1),
+        ...(config_version ? { config_version } : {}),
+      });
+    const decisions = [
+      at("2026-03-01T00:10:00Z", 0),
+      at("2026-03-01T23:59:59.999Z", 1),
+      at("2026-03-02T01:00:00+05:30", 2), // 2026-03-01T19:30Z
+      at("2026-03-01T12:00:00Z", 3, "cfg-b"),
+      at("2026-03-02T00:00:00Z", 4),
+    ];
+    const { hour, day } = aggregateDeltas(decisions, []);
+    expect(hour).toHaveLength(5);
+    const days = day
+      .map((d) => [d.bucket, d.config_version, d.decisions, d.dropped_tokens, d.offered_tools])
+      .sort((p, q) => String(p).localeCompare(String(q)));
+    expect(days).toEqual([
+      ["2026-03-01T00:00:00.000Z", "", 3, 10 + 20 + 30, 9],
+      ["2026-03-01T00:00:00.000Z", "cfg-b", 1, 40, 3],
+      ["2026-03-02T00:00:00.000Z", "", 1, 50, 3],
+    ]);
+    const squares = (rows: typeof hour) => rows.reduce((sum, d) => sum + d.dropped_tokens_sq, 0);
+    expect(squares(day)).toBe(squares(hour));
+  });
+});
+
 describe("aggregateDeltas with palettes shared by many decisions", () => {
   it("counts the same as with every decision's palettes its own arrays", () => {
     const palette = ["a", "b", "c", "a"];

@@ -101,6 +101,8 @@ export interface RunDelta {
 export interface Aggregates {
   minute: RollupDelta[];
   hour: RollupDelta[];
+  /** `rollup_day` rows: the hour rows summed per UTC day. */
+  day: RollupDelta[];
   /** `tool_rollup_hour` rows. */
   tools: ToolDelta[];
   /** `tool_rollup_day` rows: the same, summed per UTC day. */
@@ -323,6 +325,43 @@ class ToolAccumulator {
   }
 }
 
+/** The measures of a `rollup_minute`, `rollup_hour` or `rollup_day` row: every field but its key. */
+export const ROLLUP_MEASURES = [
+  "decisions",
+  "dropped_tokens",
+  "dropped_tokens_sq",
+  "offered_tools",
+  "offered_tools_sq",
+  "selected_tools",
+  "selected_tools_sq",
+  "reinstatements",
+  "empty_palette_warnings",
+  "stage_errors",
+  "decisions_reinstated",
+  "decisions_empty_palette",
+  "decisions_stage_error",
+  "outcomes",
+  "harmful_decisions",
+  "harmful_drops",
+  "zero_call_outcomes",
+] as const satisfies readonly (keyof RollupDelta)[];
+
+/** Hourly rollup rows summed per (tenant, role, mode, config version, UTC day). */
+export function sumRollupDeltasPerDay(hours: readonly RollupDelta[]): RollupDelta[] {
+  const days = new Map<string, RollupDelta>();
+  for (const hour of hours) {
+    const bucket = truncateUtc(hour.bucket, DAY_MS);
+    const key = `${hour.tenant_id}\u0000${hour.role}\u0000${hour.mode}\u0000${hour.config_version}\u0000${bucket}`;
+    const day = days.get(key);
+    if (day === undefined) {
+      days.set(key, { ...hour, bucket });
+      continue;
+    }
+    for (const measure of ROLLUP_MEASURES) day[measure] += hour[measure];
+  }
+  return [...days.values()];
+}
+
 /** Hourly per-tool rows summed per (tenant, role, mode, UTC day, tool). */
 export function sumToolDeltasPerDay(hours: readonly ToolDelta[]): ToolDelta[] {
   const days = new Map<string, ToolDelta>();
@@ -428,9 +467,11 @@ export function aggregateDeltas(decisions: DecisionRow[], joined: JoinedDecision
     runs.addOutcome(j);
   }
   const toolHours = tools.values();
+  const hours = hour.values();
   return {
     minute: minute.values(),
-    hour: hour.values(),
+    hour: hours,
+    day: sumRollupDeltasPerDay(hours),
     tools: toolHours,
     toolDays: sumToolDeltasPerDay(toolHours),
     runs: runs.values(),

@@ -38,3 +38,17 @@ SELECT tenant_id, role, mode, config_version, date_trunc('hour', bucket), sum(de
   FROM rollup_minute ${where} GROUP BY 1, 2, 3, 4, 5`;
 
 export const INSERT_ROLLUP_HOUR = insertRollupHour();
+
+/** rollup_day from the rows of rollup_hour `where` picks (all of them by default). */
+export const insertRollupDay = (where = "") => `
+INSERT INTO rollup_day (${ROLLUP_COLUMNS})
+SELECT tenant_id, role, mode, config_version,
+       date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00'), sum(decisions),
+       sum(dropped_tokens), sum(dropped_tokens_sq), sum(offered_tools), sum(offered_tools_sq),
+       sum(selected_tools), sum(selected_tools_sq), sum(reinstatements),
+       sum(empty_palette_warnings), sum(stage_errors), sum(decisions_reinstated),
+       sum(decisions_empty_palette), sum(decisions_stage_error), sum(outcomes),
+       sum(harmful_decisions), sum(harmful_drops), sum(zero_call_outcomes)
+  FROM rollup_hour ${where} GROUP BY 1, 2, 3, 4, 5`;
+
+export const INSERT_ROLLUP_DAY = insertRollupDay();

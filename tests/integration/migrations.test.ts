@@ -20,6 +20,7 @@ import {
 const migratedUrl = inject("databaseUrl");
 const TOOL_ROLLUP_DAY = "20261204010000_tool_rollup_day";
 const TIME_PARTITIONS = "20261206000000_time_partitions";
+const ROLLUP_DAY = "20261209000000_rollup_day";
 const serverUrl = new URL(migratedUrl);
 
 function databaseUrl(name: string): string {
@@ -123,6 +124,74 @@ describe("migrator", () => {
     await client.end();
     expect(tables.rows[0].t).toBeNull();
     expect(recorded.rows[0].n).toBe(0);
+  });
+});
+
+describe("rollup_day migration", () => {
+  it("fills the day rollup with the sums of the hourly rows already stored", async () => {
+    const url = await scratchDatabase("rollup_day");
+    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
+    await cp("prisma/migrations", dir, { recursive: true });
+    const { rm } = await import("node:fs/promises");
+    await rm(path.join(dir, ROLLUP_DAY), { recursive: true });
+    await migrate(url, { dir });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // Hours on either side of a UTC midnight, two modes, two config versions.
+      const hours = ["2026-11-01T00:00Z", "2026-11-01T23:00Z", "2026-11-02T00:00Z"];
+      let n = 0;
+      for (const bucket of hours) {
+        for (const mode of ["observe", "enforce"]) {
+          for (const configVersion of ["", "cfg-b"]) {
+            n += 1;
+            await client.query(
+              `INSERT INTO rollup_hour (tenant_id, role, mode, config_version, bucket, decisions,
+                 dropped_tokens, dropped_tokens_sq, offered_tools, offered_tools_sq,
+                 selected_tools, selected_tools_sq, reinstatements, empty_palette_warnings,
+                 stage_errors, decisions_reinstated, decisions_empty_palette,
+                 decisions_stage_error, outcomes, harmful_decisions, harmful_drops,
+                 zero_call_outcomes)
+               VALUES ('t', 'planner', $1, $2, $3, $4::int, $4::int * 100, $4::int * 0.5,
+                       $4::int * 8, $4::int * 64.0, $4::int * 2, $4::int * 4.0, 1, 2, 3, 1, 1, 1,
+                       $4::int - 1, 1, 2, 1)`,
+              [mode, configVersion, bucket, n],
+            );
+          }
+        }
+      }
+      await cp(path.join("prisma/migrations", ROLLUP_DAY), path.join(dir, ROLLUP_DAY), {
+        recursive: true,
+      });
+      await migrate(url, { dir });
+      const measures = `sum(decisions)::int AS decisions, sum(dropped_tokens)::int AS dropped_tokens,
+              sum(dropped_tokens_sq) AS dropped_tokens_sq, sum(offered_tools)::int AS offered_tools,
+              sum(selected_tools_sq) AS selected_tools_sq, sum(outcomes)::int AS outcomes,
+              sum(harmful_drops)::int AS harmful_drops,
+              sum(zero_call_outcomes)::int AS zero_call_outcomes`;
+      const expected = await client.query(
+        `SELECT mode, config_version,
+                date_trunc('day', bucket AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket, ${measures}
+           FROM rollup_hour GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      );
+      const days = await client.query(
+        `SELECT mode, config_version, bucket, ${measures}
+           FROM rollup_day GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      );
+      expect(days.rows).toHaveLength(8);
+      expect(days.rows).toEqual(expected.rows);
+      expect(days.rows[0]).toMatchObject({
+        mode: "enforce",
+        config_version: "",
+        bucket: new Date("2026-11-01T00:00Z"),
+        // n = 3 and 7 on the first day.
+        decisions: 10,
+        dropped_tokens: 1_000,
+        outcomes: 8,
+      });
+    } finally {
+      await client.end();
+    }
   });
 });
 

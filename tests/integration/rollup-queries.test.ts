@@ -21,7 +21,6 @@ import {
   sumHarmfulDropsByTool,
 } from "@/lib/db/queries/rollouts";
 import {
-  bucketExpression,
   type RollupFilter,
   rollupConditions,
   rollupTable,
@@ -168,7 +167,7 @@ const WINDOWS = [
     name: "15 days",
     range: () => customRange(anchor - 3 * DAY, anchor + 12 * DAY),
     granularity: "day",
-    table: "rollup_hour",
+    table: "rollup_day",
   },
 ] as const;
 
@@ -252,7 +251,7 @@ describe("rollup-query helper", () => {
       const params = new SqlParams();
       const where = rollupConditions(params, filter, range);
       const fromRollups = await getPool().query<{ bucket: Date; decisions: number }>(
-        `SELECT ${bucketExpression(range.granularity)} AS "bucket", sum(decisions) AS "decisions"
+        `SELECT bucket AS "bucket", sum(decisions) AS "decisions"
            FROM ${rollupTable(range.granularity)} ${whereClause(where)}
           GROUP BY 1 ORDER BY 1`,
         params.values,
@@ -301,6 +300,36 @@ describe("views' queries on the helper", () => {
       ).toEqual(raw);
     }
   });
+
+  it.each(WINDOWS)(
+    "rollout cells of a $name window are first seen at the minute of their first decision",
+    async (window) => {
+      const range = window.range();
+      for (const filter of FILTERS) {
+        const cells = await sumCohortCells(filter, range);
+        const { rows: raw } = await getPool().query<{ key: string; firstSeen: Date }>(
+          `SELECT mode || '/' || config_version AS "key",
+                  date_trunc('minute', min(ts)) AS "firstSeen"
+             FROM decisions
+            WHERE ts >= $1 AND ts < $2 AND mode <> 'off'
+              AND ($3::text IS NULL OR tenant_id = $3) AND ($4::text IS NULL OR role = $4)
+              AND ($5::text IS NULL OR mode = $5)
+            GROUP BY mode, config_version`,
+          [range.from, range.to, filter.tenant ?? null, filter.role ?? null, filter.mode ?? null],
+        );
+        const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 1);
+        expect(
+          cells
+            .map((cell) => ({
+              key: `${cell.mode}/${cell.configVersion}`,
+              firstSeen: cell.firstSeen,
+            }))
+            .sort(byKey),
+          JSON.stringify(filter),
+        ).toEqual(raw.sort(byKey));
+      }
+    },
+  );
 
   it.each(WINDOWS)("tool usage of a $name window, on whole hours", async (window) => {
     const range = window.range();

@@ -121,6 +121,7 @@ export async function insertUnroutedRun(db: pg.Pool | pg.Client, run: SeededRun)
     for (const [table, bucket] of [
       ["rollup_minute", minuteOf(callMs)],
       ["rollup_hour", hourOf(callMs)],
+      ["rollup_day", dayOf(callMs)],
     ] as const) {
       const n = call.offered.length;
       await db.query(

@@ -1,6 +1,6 @@
 /**
  * "Rollups equal raw sums": recomputes every integer measure of `rollup_minute`,
- * `rollup_hour`, `tool_rollup_hour`, `tool_rollup_day` and `runs` for one tenant from its raw decisions, and
+ * `rollup_hour`, `rollup_day`, `tool_rollup_hour`, `tool_rollup_day` and `runs` for one tenant from its raw decisions, and
  * lists each row where the stored aggregate and the recomputation differ (empty when they
  * agree). The float measures (sums of squares, per-tool token shares) are left out: they are
  * sums of doubles, whose last digits depend on the order of addition.
@@ -28,8 +28,10 @@ const STORED_ROLLUP_MEASURES = `decisions, dropped_tokens, offered_tools, select
   decisions_empty_palette, decisions_stage_error, outcomes, harmful_decisions, harmful_drops,
   zero_call_outcomes`;
 
-function rollupQuery(table: "rollup_minute" | "rollup_hour"): string {
-  const unit = table === "rollup_minute" ? "minute" : "hour";
+const ROLLUP_UNITS = { rollup_minute: "minute", rollup_hour: "hour", rollup_day: "day" } as const;
+
+function rollupQuery(table: keyof typeof ROLLUP_UNITS): string {
+  const unit = ROLLUP_UNITS[table];
   return `
     SELECT role, mode, config_version, date_trunc('${unit}', ts AT TIME ZONE 'UTC') AS bucket,
            ${BUCKET_ROLLUP_MEASURES}
@@ -127,6 +129,13 @@ export async function rollupDifferences(
       "rollup_hour",
       rollupQuery("rollup_hour"),
       STORED("rollup_hour"),
+      tenant,
+    )),
+    ...(await differences(
+      db,
+      "rollup_day",
+      rollupQuery("rollup_day"),
+      STORED("rollup_day"),
       tenant,
     )),
     ...(await differences(

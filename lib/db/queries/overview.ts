@@ -1,6 +1,6 @@
 /**
  * Overview reads. Rollups only, never raw decisions (README, "Storage design"): minute buckets
- * from `rollup_minute`, hour and day buckets from `rollup_hour`. Every query is bounded by a
+ * from `rollup_minute`, hour buckets from `rollup_hour`, day buckets from `rollup_day`. Every query is bounded by a
  * bucket range, so it reads `rollup_*_bucket_idx` (or the primary key when a tenant is chosen).
  */
 import "server-only";
@@ -15,13 +15,7 @@ import {
   ZERO_TOTALS,
 } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
-import {
-  bucketExpression,
-  type RollupFilter,
-  type RollupWindow,
-  rollupConditions,
-  rollupTable,
-} from "./rollup";
+import { type RollupFilter, type RollupWindow, rollupConditions, rollupTable } from "./rollup";
 import { SqlParams, scopeConditions, whereClause } from "./sql";
 
 const TOTAL_COLUMNS = `
@@ -76,7 +70,7 @@ export async function sumMetricsByBucket(
   const conditions = rollupConditions(params, filter, range);
   const { rows } = await getPool().query<BucketMetricRow>(
     `WITH cells AS (
-       SELECT ${bucketExpression(range.granularity)} AS bucket, ${keyColumn} AS key,
+       SELECT bucket, ${keyColumn} AS key,
               sum(decisions) AS decisions, sum(dropped_tokens) AS dropped_tokens,
               sum(reinstatements) AS reinstatements,
               sum(empty_palette_warnings) AS empty_palette_warnings

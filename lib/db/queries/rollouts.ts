@@ -1,6 +1,6 @@
 /**
- * Rollout reads. Totals come from the rollups only (README, "Storage design"): `rollup_minute`
- * for windows of minute buckets, `rollup_hour` otherwise, always bounded by a bucket range (the
+ * Rollout reads. Totals come from the rollups only (README, "Storage design"): `rollup_minute`,
+ * `rollup_hour` or `rollup_day` for windows of minute, hour or day buckets, always bounded by a bucket range (the
  * bucket index, or the primary key's (tenant_id, role) prefix when a tenant is chosen). The only
  * raw read is the harmful-drop examples: a few decisions, found through `decisions_ts_idx` inside
  * the one hour that `tool_rollup_hour` says holds a harmful drop of the tool.
@@ -20,7 +20,6 @@ import type {
 } from "@/lib/rollouts/types";
 import type { StoredMode } from "@/lib/schemas/events";
 import {
-  bucketExpression,
   filterConditions,
   type RollupFilter,
   type RollupWindow,
@@ -55,8 +54,9 @@ const SUM_COLUMNS = `
 
 /**
  * The window's sums per (mode, config version), each with its first-seen minute: the first
- * bucket of the table read, refined to the minute from `rollup_minute` inside that hour when
- * the window is read by the hour. Every cohort of the page is a sum of these cells.
+ * bucket of the table read, refined to the minute — a first day to its first hour in
+ * `rollup_hour`, a first hour to its first minute in `rollup_minute`. Every cohort of the page
+ * is a sum of these cells.
  */
 export async function sumCohortCells(
   filter: RollupFilter,
@@ -65,8 +65,13 @@ export async function sumCohortCells(
   const params = new SqlParams();
   const table = rollupTable(period.granularity);
   const where = [...rollupConditions(params, filter, period), ROUTED_ONLY];
-  const refine = table === "rollup_hour";
+  const byDay = table === "rollup_day";
+  const refine = byDay || table === "rollup_hour";
+  const hourFilter = byDay ? filterConditions(params, filter, "h.") : [];
   const minuteFilter = refine ? filterConditions(params, filter, "m.") : [];
+  const and = (conditions: string[]) => conditions.map((condition) => `AND ${condition}`).join(" ");
+  // The first hour of the cell: its first bucket, or the first hour of its first day.
+  const firstHour = byDay ? "coalesce(fh.first_hour, c.first_bucket)" : "c.first_bucket";
   const { rows } = await getPool().query<CohortCell>(
     `WITH cells AS (
        SELECT mode, config_version, min(bucket) AS first_bucket, max(bucket) AS last_bucket,
@@ -77,7 +82,7 @@ export async function sumCohortCells(
         LIMIT ${params.add(MAX_CELLS)}
      )
      SELECT c.mode AS "mode", c.config_version AS "configVersion",
-            ${refine ? "coalesce(f.first_minute, c.first_bucket)" : "c.first_bucket"} AS "firstSeen",
+            ${refine ? `coalesce(f.first_minute, ${firstHour})` : "c.first_bucket"} AS "firstSeen",
             c.last_bucket AS "lastBucket",
             c."decisions", c."droppedTokens", c."droppedTokensSq", c."offeredTools",
             c."offeredToolsSq", c."selectedTools", c."selectedToolsSq", c."decisionsReinstated",
@@ -85,13 +90,24 @@ export async function sumCohortCells(
             c."harmfulDecisions", c."harmfulDrops", c."zeroCallOutcomes"
        FROM cells c
        ${
+         byDay
+           ? `LEFT JOIN LATERAL (
+                SELECT min(h.bucket) AS first_hour FROM rollup_hour h
+                 WHERE h.bucket >= c.first_bucket
+                   AND h.bucket < c.first_bucket + INTERVAL '1 day'
+                   AND h.mode = c.mode AND h.config_version = c.config_version
+                   ${and(hourFilter)}
+              ) fh ON true`
+           : ""
+       }
+       ${
          refine
            ? `LEFT JOIN LATERAL (
                 SELECT min(m.bucket) AS first_minute FROM rollup_minute m
-                 WHERE m.bucket >= c.first_bucket
-                   AND m.bucket < c.first_bucket + INTERVAL '1 hour'
+                 WHERE m.bucket >= ${firstHour}
+                   AND m.bucket < ${firstHour} + INTERVAL '1 hour'
                    AND m.mode = c.mode AND m.config_version = c.config_version
-                   ${minuteFilter.map((condition) => `AND ${condition}`).join(" ")}
+                   ${and(minuteFilter)}
               ) f ON true`
            : ""
        }
@@ -122,7 +138,7 @@ export async function sumCohortSeries(
     where.push(`config_version = ANY(${params.add(split.versions)}::text[])`);
   }
   const { rows } = await getPool().query<CohortBucketRow>(
-    `SELECT ${bucketExpression(period.granularity)} AS "bucket", ${key} AS "key",
+    `SELECT bucket AS "bucket", ${key} AS "key",
             sum(decisions) AS "decisions", sum(dropped_tokens) AS "droppedTokens",
             sum(outcomes) AS "outcomes", sum(harmful_decisions) AS "harmfulDecisions",
             sum(zero_call_outcomes) AS "zeroCallOutcomes"

@@ -4,8 +4,8 @@
  * parameters. The overview, rollouts and tools queries build on these, so a filter or a table
  * added here reaches every view the same way.
  *
- * Tables (README, "Storage design"): `rollup_minute` and `rollup_hour` per (tenant, role, mode,
- * config version, bucket), `tool_rollup_hour` and `tool_rollup_day` per tool and hour or UTC
+ * Tables (README, "Storage design"): `rollup_minute`, `rollup_hour` and `rollup_day` per (tenant,
+ * role, mode, config version, bucket), `tool_rollup_hour` and `tool_rollup_day` per tool and hour or UTC
  * day. Every read is bounded by a bucket range, so it uses the table's bucket index, or its
  * primary key's (tenant_id, role) prefix when a tenant is chosen.
  */
@@ -34,21 +34,22 @@ export interface RollupFilter {
 /** A window on the bucket grid and the size of the buckets it is charted in. */
 export type RollupWindow = Period & { granularity: Granularity };
 
-export type RollupTable = "rollup_minute" | "rollup_hour";
+export type RollupTable = "rollup_minute" | "rollup_hour" | "rollup_day";
+
+const ROLLUP_TABLES: Record<Granularity, RollupTable> = {
+  minute: "rollup_minute",
+  hour: "rollup_hour",
+  day: "rollup_day",
+};
 
 /**
  * The table holding a granularity's buckets: minute windows (ranges of up to 6 hours, see
- * `chooseGranularity`) read `rollup_minute`; hour and day windows read `rollup_hour`.
+ * `chooseGranularity`) read `rollup_minute`, hour windows `rollup_hour`, day windows (whole
+ * UTC days, as `resolveTimeRange` snaps them) `rollup_day`. A row's bucket is then the chart's
+ * bucket.
  */
 export function rollupTable(granularity: Granularity): RollupTable {
-  return granularity === "minute" ? "rollup_minute" : "rollup_hour";
-}
-
-/** SQL for a row's chart bucket: UTC days are binned from the hour buckets. */
-export function bucketExpression(granularity: Granularity, alias = ""): string {
-  return granularity === "day"
-    ? `date_bin('1 day', ${alias}bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00')`
-    : `${alias}bucket`;
+  return ROLLUP_TABLES[granularity];
 }
 
 /** The scope's tenants, then `tenant_id = $n`, `role = $n`, `mode = $n` for the fields set. */
