@@ -32,6 +32,17 @@ const envSchema = z.object({
     .min(100, "must be at least 100 ms")
     .max(60_000, "must be at most 60000 ms")
     .default(3_000),
+  // PostgreSQL's parallel workers per query (max_parallel_workers_per_gather) for the app's
+  // connections. 0: every dashboard read sums a few thousand rollup rows, for which starting
+  // workers costs more than it saves (a 7-day chart's read: 74 ms with two workers, 16 ms
+  // without; docs/PERFORMANCE.md, "Dashboard"), and a worker would take a core from the
+  // server and the other requests.
+  DATABASE_PARALLEL_WORKERS: z.coerce
+    .number({ error: "must be a whole number" })
+    .int("must be a whole number")
+    .min(0, "must be at least 0")
+    .max(64, "must be at most 64")
+    .default(0),
   ROUTELENS_DEMO: booleanFlag.default(true),
   // Reverse proxies in front of the app that append the client address to X-Forwarded-For
   // (README, "Client addresses"). 0: clients connect directly.

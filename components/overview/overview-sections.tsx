@@ -3,9 +3,11 @@
  * so the page streams them in parallel behind their own skeletons.
  */
 
+import Link from "next/link";
 import { prepareAlertMarkers } from "@/lib/alerts/chart-markers";
 import { prepareRuleView } from "@/lib/alerts/rule-view";
 import { requireScope } from "@/lib/auth/access";
+import { formatCount } from "@/lib/dashboard/format";
 import { prepareKpiTiles } from "@/lib/dashboard/kpis";
 import { prepareTimeSeries } from "@/lib/dashboard/series";
 import type { TimeRange } from "@/lib/dashboard/time-range";
@@ -25,6 +27,7 @@ import { rollupFilterOf } from "@/lib/db/queries/rollup";
 import { listBreakdownLines } from "@/lib/db/queries/table-lines";
 import {
   BREAKDOWN_SORT_KEYS,
+  BREAKDOWN_TOP_LINES,
   EXPORT_ROW_LIMIT,
   type OverviewSearch,
 } from "@/lib/schemas/dashboard";
@@ -94,7 +97,8 @@ export async function BreakdownSection({
 }) {
   const scope = await requireScope(search.tenant);
   const { lines: sorted, dir } = await listBreakdownLines(search, range, scope);
-  const lines = sorted.map((line) => ({
+  const shown = search.lines === "all" ? sorted : sorted.slice(0, BREAKDOWN_TOP_LINES);
+  const lines = shown.map((line) => ({
     ...line,
     runsHref: runsHref(runsView.defaults, {
       ...rangeChanges(search, range),
@@ -119,6 +123,27 @@ export async function BreakdownSection({
           overviewHref(search, changes),
         )}
       />
+      {sorted.length > BREAKDOWN_TOP_LINES ? (
+        <p className="muted small" data-testid="breakdown-lines">
+          {search.lines === "all" ? (
+            <>
+              All {formatCount(sorted.length)} lines.{" "}
+              <Link href={overviewHref(search, { lines: "top" })}>
+                Show the first {BREAKDOWN_TOP_LINES}
+              </Link>
+            </>
+          ) : (
+            <>
+              The first {BREAKDOWN_TOP_LINES} of {formatCount(sorted.length)} lines in this order;
+              sort by another column, choose a tenant or role, or{" "}
+              <Link href={overviewHref(search, { lines: "all" })}>
+                show all {formatCount(sorted.length)}
+              </Link>
+              .
+            </>
+          )}
+        </p>
+      ) : null}
     </section>
   );
 }

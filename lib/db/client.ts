@@ -31,7 +31,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
 function createDb(): Db {
-  const { DATABASE_URL, DATABASE_POOL_MAX, DATABASE_CONNECT_TIMEOUT_MS } = env();
+  const {
+    DATABASE_URL,
+    DATABASE_POOL_MAX,
+    DATABASE_CONNECT_TIMEOUT_MS,
+    DATABASE_PARALLEL_WORKERS,
+  } = env();
   if (!DATABASE_URL) {
     throw new Error(
       "DATABASE_URL is not set: start the app with `npm run dev` (which starts an embedded PostgreSQL) or set DATABASE_URL to a postgresql:// URL.",
@@ -42,6 +47,8 @@ function createDb(): Db {
     max: DATABASE_POOL_MAX,
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
+    // Set when each connection opens, so no query pays a round trip for it.
+    options: `-c max_parallel_workers_per_gather=${DATABASE_PARALLEL_WORKERS}`,
   });
   const healthPool = new pg.Pool({
     connectionString: DATABASE_URL,

@@ -65,7 +65,7 @@ export interface CohortCell extends CohortSums {
   configVersion: string;
   /** Earliest minute bucket with this mode and version in the window. */
   firstSeen: Date;
-  /** Latest bucket (of the table read) with this mode and version in the window. */
+  /** Latest bucket read with this mode and version in the window (an hour, or a day's midnight). */
   lastBucket: Date;
 }
 

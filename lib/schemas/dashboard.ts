@@ -149,12 +149,18 @@ export const BREAKDOWN_SORT_DIRECTIONS = sortDirections(BREAKDOWN_SORT_KEYS, ["t
 
 export const SPLIT_KEYS = ["tenant", "role"] as const;
 
+/** Breakdown lines shown unless all are asked for (`lines=all`). */
+export const BREAKDOWN_TOP_LINES = 25;
+export const BREAKDOWN_LINE_CHOICES = ["top", "all"] as const;
+
 /** `/` — the overview. */
 export const overviewSearchSchema = z.object({
   ...rollupFilterFields("24h"),
   split: param(z.enum(SPLIT_KEYS)).default("tenant"),
   sort: param(z.enum(BREAKDOWN_SORT_KEYS)).default("decisions"),
   dir: direction,
+  /** The breakdown's first `BREAKDOWN_TOP_LINES` lines in the chosen order, or all of them. */
+  lines: param(z.enum(BREAKDOWN_LINE_CHOICES)).default("top"),
   live,
 });
 export type OverviewSearch = z.infer<typeof overviewSearchSchema>;

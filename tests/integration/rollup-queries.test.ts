@@ -23,6 +23,7 @@ import {
 import {
   type RollupFilter,
   rollupConditions,
+  rollupSource,
   rollupTable,
   toHourWindow,
 } from "@/lib/db/queries/rollup";
@@ -226,6 +227,32 @@ describe("rollup-query helper", () => {
     expect((await rollupTotals(outside, range)).decisions).toBe(0);
     expect((await rollupTotals({ scope: tenantsScope([]) }, range)).decisions).toBe(0);
   });
+
+  it.each(WINDOWS)(
+    "reads a $name window's sums through rollupSource as the raw decisions give them",
+    async (window) => {
+      const range = window.range();
+      for (const filter of FILTERS) {
+        const params = new SqlParams();
+        const source = rollupSource(params, filter, range);
+        // Only an hour window mixes tables: its whole days (here 4) from rollup_day.
+        expect(source.includes("rollup_day")).toBe(window.granularity !== "minute");
+        expect(source.includes("rollup_hour")).toBe(window.granularity === "hour");
+        const { rows } = await getPool().query<Totals>(
+          `SELECT coalesce(sum(decisions), 0) AS "decisions",
+                  coalesce(sum(dropped_tokens), 0) AS "droppedTokens",
+                  coalesce(sum(offered_tools), 0) AS "offeredTools",
+                  coalesce(sum(selected_tools), 0) AS "selectedTools",
+                  coalesce(sum(harmful_drops), 0) AS "harmfulDrops"
+             FROM ${source} AS r`,
+          params.values,
+        );
+        expect(rows[0], JSON.stringify(filter)).toEqual(
+          await rawTotals(filter, range.from, range.to),
+        );
+      }
+    },
+  );
 
   it("needs minute buckets for a window that does not start and end on the hour", async () => {
     const range = WINDOWS[0].range();

@@ -1,7 +1,9 @@
 /**
- * Overview reads. Rollups only, never raw decisions (README, "Storage design"): minute buckets
- * from `rollup_minute`, hour buckets from `rollup_hour`, day buckets from `rollup_day`. Every query is bounded by a
- * bucket range, so it reads `rollup_*_bucket_idx` (or the primary key when a tenant is chosen).
+ * Overview reads. Rollups only, never raw decisions (README, "Storage design"): the chart's
+ * minute buckets from `rollup_minute`, hour buckets from `rollup_hour`, day buckets from
+ * `rollup_day`; totals and the breakdown through `rollupSource`, which reads the whole days of
+ * an hour window from `rollup_day`. Every query is bounded by a bucket range, so it reads
+ * `rollup_*_bucket_idx` (or the primary key when a tenant is chosen).
  */
 import "server-only";
 import type { TenantScope } from "@/lib/auth/scope";
@@ -15,7 +17,13 @@ import {
   ZERO_TOTALS,
 } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
-import { type RollupFilter, type RollupWindow, rollupConditions, rollupTable } from "./rollup";
+import {
+  type RollupFilter,
+  type RollupWindow,
+  rollupConditions,
+  rollupSource,
+  rollupTable,
+} from "./rollup";
 import { SqlParams, scopeConditions, whereClause } from "./sql";
 
 const TOTAL_COLUMNS = `
@@ -28,20 +36,25 @@ const TOTAL_COLUMNS = `
   sum(stage_errors) AS "stageErrors",
   sum(harmful_drops) AS "harmfulDrops"`;
 
-/** Totals of the current period and of the previous one, in one pass over the rollup. */
+/**
+ * Totals of the current period and of the previous one, in one statement; each period read
+ * through `rollupSource` (whole days from `rollup_day`), so a day row never straddles the two.
+ */
 export async function sumOverviewTotals(
   filter: RollupFilter,
   range: RollupWindow & { previous: Period },
 ): Promise<{ current: MetricTotals; previous: MetricTotals }> {
   const params = new SqlParams();
-  const table = rollupTable(range.granularity);
-  const conditions = rollupConditions(params, filter, {
-    from: range.previous.from,
-    to: range.to,
+  const current = rollupSource(params, filter, range);
+  const previous = rollupSource(params, filter, {
+    ...range.previous,
+    granularity: range.granularity,
   });
   const { rows } = await getPool().query<MetricTotals & { current: boolean }>(
-    `SELECT bucket >= ${params.add(range.from)} AS "current", ${TOTAL_COLUMNS}
-       FROM ${table} ${whereClause(conditions)}
+    `SELECT "current", ${TOTAL_COLUMNS}
+       FROM (SELECT true AS "current", c.* FROM ${current} AS c
+             UNION ALL
+             SELECT false, p.* FROM ${previous} AS p) AS r
       GROUP BY 1`,
     params.values,
   );
@@ -100,11 +113,9 @@ export async function sumMetricsByTenantRole(
   limit = 5_000,
 ): Promise<BreakdownRow[]> {
   const params = new SqlParams();
-  const table = rollupTable(range.granularity);
-  const conditions = rollupConditions(params, filter, range);
   const { rows } = await getPool().query<BreakdownRow>(
     `SELECT tenant_id AS "tenant", role AS "role", ${TOTAL_COLUMNS}
-       FROM ${table} ${whereClause(conditions)}
+       FROM ${rollupSource(params, filter, range)} AS r
       GROUP BY tenant_id, role
       ORDER BY sum(decisions) DESC
       LIMIT ${params.add(limit)}`,

@@ -24,6 +24,8 @@ import {
   type RollupFilter,
   type RollupWindow,
   rollupConditions,
+  rollupSource,
+  rollupSourceHasDays,
   rollupTable,
   toolRollupDays,
 } from "./rollup";
@@ -54,19 +56,18 @@ const SUM_COLUMNS = `
 
 /**
  * The window's sums per (mode, config version), each with its first-seen minute: the first
- * bucket of the table read, refined to the minute — a first day to its first hour in
- * `rollup_hour`, a first hour to its first minute in `rollup_minute`. Every cohort of the page
- * is a sum of these cells.
+ * bucket read (`rollupSource`: whole days of an hour window come from `rollup_day`), refined
+ * to the minute — a first day to its first hour in `rollup_hour`, a first hour to its first
+ * minute in `rollup_minute`. Every cohort of the page is a sum of these cells.
  */
 export async function sumCohortCells(
   filter: RollupFilter,
   period: RollupWindow,
 ): Promise<CohortCell[]> {
   const params = new SqlParams();
-  const table = rollupTable(period.granularity);
-  const where = [...rollupConditions(params, filter, period), ROUTED_ONLY];
-  const byDay = table === "rollup_day";
-  const refine = byDay || table === "rollup_hour";
+  const source = rollupSource(params, filter, period);
+  const byDay = rollupSourceHasDays(period);
+  const refine = period.granularity !== "minute";
   const hourFilter = byDay ? filterConditions(params, filter, "h.") : [];
   const minuteFilter = refine ? filterConditions(params, filter, "m.") : [];
   const and = (conditions: string[]) => conditions.map((condition) => `AND ${condition}`).join(" ");
@@ -76,7 +77,8 @@ export async function sumCohortCells(
     `WITH cells AS (
        SELECT mode, config_version, min(bucket) AS first_bucket, max(bucket) AS last_bucket,
               ${SUM_COLUMNS}
-         FROM ${table} ${whereClause(where)}
+         FROM ${source} AS r
+        WHERE ${ROUTED_ONLY}
         GROUP BY mode, config_version
         ORDER BY min(bucket), mode, config_version
         LIMIT ${params.add(MAX_CELLS)}

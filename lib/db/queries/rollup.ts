@@ -98,26 +98,59 @@ export function rollupFilterOf(
 const TOOL_ROLLUP_COLUMNS = `tenant_id, role, mode, bucket, tool, offered, selected, dropped,
        called, harmful_drops, dropped_tokens, unused_offers`;
 
-/**
- * The whole UTC days inside a window widened to whole hours (`toHourWindow`): the buckets
- * `toolRollupSource` reads from `tool_rollup_day`, or null when the window holds no whole day.
- */
-export function toolRollupDays(period: Period): Period | null {
-  const hours = toHourWindow(period);
+/** The columns `rollup_minute`, `rollup_hour` and `rollup_day` share. */
+const ROLLUP_COLUMNS = `tenant_id, role, mode, config_version, bucket, decisions, dropped_tokens,
+       dropped_tokens_sq, offered_tools, offered_tools_sq, selected_tools, selected_tools_sq,
+       reinstatements, empty_palette_warnings, stage_errors, decisions_reinstated,
+       decisions_empty_palette, decisions_stage_error, outcomes, harmful_decisions, harmful_drops,
+       zero_call_outcomes`;
+
+/** The whole UTC days inside a window on the hour grid, or null when it holds none. */
+function wholeDaysIn(hours: Period): Period | null {
   const firstDay = ceilToBucket(hours.from.getTime(), "day");
   const endOfDays = floorToBucket(hours.to.getTime(), "day");
   return firstDay < endOfDays ? { from: new Date(firstDay), to: new Date(endOfDays) } : null;
 }
 
 /**
+ * The whole UTC days inside a window widened to whole hours (`toHourWindow`): the buckets
+ * `toolRollupSource` reads from `tool_rollup_day`, or null when the window holds no whole day.
+ */
+export function toolRollupDays(period: Period): Period | null {
+  return wholeDaysIn(toHourWindow(period));
+}
+
+/**
+ * Rows of an hourly table and its daily twin covering `hours` (a window on the hour grid), as
+ * a subquery: the day table for the whole UTC days inside it, the hour table for the hours
+ * before the first and after the last of them. The two tables are kept in the same
+ * transaction at ingest and hold the same sums, so they read alike.
+ */
+function hoursAndDays(
+  params: SqlParams,
+  tables: { hour: string; day: string },
+  columns: string,
+  hours: Period,
+  conditions: readonly string[],
+): string {
+  const branch = (table: string, from: Date, to: Date) =>
+    `SELECT ${columns} FROM ${table}
+      WHERE ${[`bucket >= ${params.add(from)}`, `bucket < ${params.add(to)}`, ...conditions].join(" AND ")}`;
+  const days = wholeDaysIn(hours);
+  if (days === null) return `(${branch(tables.hour, hours.from, hours.to)})`;
+  const branches = [branch(tables.day, days.from, days.to)];
+  if (hours.from < days.from) branches.push(branch(tables.hour, hours.from, days.from));
+  if (days.to < hours.to) branches.push(branch(tables.hour, days.to, hours.to));
+  return `(${branches.join("\n     UNION ALL\n     ")})`;
+}
+
+/**
  * The per-tool rollup rows of a window widened to whole hours (`toHourWindow`), as a subquery
  * to read `FROM (…) AS alias`: `tool_rollup_day` rows for the whole UTC days inside it
- * (`toolRollupDays`) and `tool_rollup_hour` rows for the hours before the first and after the
- * last of those days, so a 30-day window sums about 30 rows per (tenant, role, mode, tool)
- * instead of 720. Both tables are kept in the same transaction at ingest and hold the same
- * sums, so the two read alike; the filter's conditions, and `where` (a condition on the rollup
- * columns), apply to every branch. A row's `bucket` is an hour, or a day's midnight for the
- * rows of the days.
+ * (`toolRollupDays`) and `tool_rollup_hour` rows for the hours at either end, so a 30-day
+ * window sums about 30 rows per (tenant, role, mode, tool) instead of 720. The filter's
+ * conditions, and `where` (a condition on the rollup columns), apply to every branch. A row's
+ * `bucket` is an hour, or a day's midnight for the rows of the days.
  */
 export function toolRollupSource(
   params: SqlParams,
@@ -125,15 +158,41 @@ export function toolRollupSource(
   period: Period,
   where?: string,
 ): string {
-  const hours = toHourWindow(period);
   const conditions = [...filterConditions(params, filter), ...(where ? [where] : [])];
-  const branch = (table: "tool_rollup_hour" | "tool_rollup_day", from: Date, to: Date) =>
-    `SELECT ${TOOL_ROLLUP_COLUMNS} FROM ${table}
-      WHERE ${[`bucket >= ${params.add(from)}`, `bucket < ${params.add(to)}`, ...conditions].join(" AND ")}`;
-  const days = toolRollupDays(period);
-  if (days === null) return `(${branch("tool_rollup_hour", hours.from, hours.to)})`;
-  const branches = [branch("tool_rollup_day", days.from, days.to)];
-  if (hours.from < days.from) branches.push(branch("tool_rollup_hour", hours.from, days.from));
-  if (days.to < hours.to) branches.push(branch("tool_rollup_hour", days.to, hours.to));
-  return `(${branches.join("\n     UNION ALL\n     ")})`;
+  const tables = { hour: "tool_rollup_hour", day: "tool_rollup_day" };
+  return hoursAndDays(params, tables, TOOL_ROLLUP_COLUMNS, toHourWindow(period), conditions);
+}
+
+/**
+ * The decision rollup rows of a window, as a subquery to read `FROM (…) AS alias`, for sums
+ * that do not need the chart's buckets (totals, breakdowns, rollout cells): minute and day
+ * windows read their own table (`rollupTable`); an hour window reads `rollup_day` for the
+ * whole UTC days inside it and `rollup_hour` for the hours at either end, so 7 days sum about
+ * 8 rows per (tenant, role, mode, config version) instead of 168. A row's `bucket` is then a
+ * minute, an hour, or a day's midnight.
+ */
+export function rollupSource(
+  params: SqlParams,
+  filter: RollupFilter,
+  window: RollupWindow,
+): string {
+  const conditions = filterConditions(params, filter);
+  if (window.granularity !== "hour") {
+    const where = [
+      `bucket >= ${params.add(window.from)}`,
+      `bucket < ${params.add(window.to)}`,
+      ...conditions,
+    ];
+    return `(SELECT ${ROLLUP_COLUMNS} FROM ${rollupTable(window.granularity)}
+      WHERE ${where.join(" AND ")})`;
+  }
+  const tables = { hour: "rollup_hour", day: "rollup_day" };
+  return hoursAndDays(params, tables, ROLLUP_COLUMNS, window, conditions);
+}
+
+/** Whether `rollupSource` of the window may return day rows (whose first hour is unknown). */
+export function rollupSourceHasDays(window: RollupWindow): boolean {
+  return (
+    window.granularity === "day" || (window.granularity === "hour" && wholeDaysIn(window) !== null)
+  );
 }
