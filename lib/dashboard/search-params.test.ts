@@ -14,6 +14,7 @@ describe("overviewSearchSchema", () => {
       range: "24h",
       split: "tenant",
       sort: "decisions",
+      lines: "top",
     });
   });
 
@@ -26,8 +27,9 @@ describe("overviewSearchSchema", () => {
       dir: "sideways",
       live: "5",
       from: "not a date",
+      lines: "most",
     });
-    expect(parsed).toEqual({ range: "24h", split: "tenant", sort: "decisions" });
+    expect(parsed).toEqual({ range: "24h", split: "tenant", sort: "decisions", lines: "top" });
   });
 
   it("takes the first of repeated values and trims text", () => {
