@@ -43,6 +43,16 @@ const envSchema = z.object({
     .min(0, "must be at least 0")
     .max(64, "must be at most 64")
     .default(0),
+  // PostgreSQL's work_mem for the app's connections, in MiB: the memory one sort or hash of a
+  // query may use before it spills to disk. The tools page groups tens of thousands of
+  // per-tool rollup rows by text keys; under PostgreSQL's default of 4 MiB the planner sorts
+  // them (on disk) instead of hashing them (the context tax per day: 340 → 65 ms).
+  DATABASE_WORK_MEM_MB: z.coerce
+    .number({ error: "must be a whole number of MiB" })
+    .int("must be a whole number of MiB")
+    .min(1, "must be at least 1 MiB")
+    .max(2048, "must be at most 2048 MiB")
+    .default(16),
   ROUTELENS_DEMO: booleanFlag.default(true),
   // Reverse proxies in front of the app that append the client address to X-Forwarded-For
   // (README, "Client addresses"). 0: clients connect directly.

@@ -5,9 +5,14 @@
  */
 import Link from "next/link";
 import { requireScope } from "@/lib/auth/access";
+import { formatCount } from "@/lib/dashboard/format";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { exportHref, sortLinks } from "@/lib/dashboard/url";
-import { countCallsWithoutTools, sumContextTaxByDay } from "@/lib/db/queries/context-tax";
+import {
+  countCallsWithoutTools,
+  countContextTaxDayLines,
+  sumContextTaxByDay,
+} from "@/lib/db/queries/context-tax";
 import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
 import { rollupFilterOf, toHourWindow } from "@/lib/db/queries/rollup";
 import { listContextTaxLines, listToolLines } from "@/lib/db/queries/table-lines";
@@ -67,14 +72,25 @@ export async function ContextTaxSection({
 }) {
   const scope = await requireScope(search.tenant);
   const filter = rollupFilterOf(search, scope);
-  const [{ lines, tenantTools }, callsWithoutTools] = await Promise.all([
+  const [{ lines, tenantTools }, callsWithoutTools, dayLines] = await Promise.all([
     listContextTaxLines(search, range, scope),
     // Calls without a tool list come from agents that route nothing: no routed mode has them.
     search.mode === "observe" || search.mode === "enforce"
       ? Promise.resolve(0)
       : countCallsWithoutTools(filter, range),
+    countContextTaxDayLines(filter, range, DAY_LINES_SHOWN),
   ]);
-  const dayRows = await sumContextTaxByDay(filter, range, tenantTools);
+  // Only the days of the lines shown are read; all of them if those days fall short.
+  const { firstDay } = dayLines;
+  let dayRows = await sumContextTaxByDay(
+    filter,
+    firstDay && firstDay > range.from ? { from: firstDay, to: range.to } : range,
+    tenantTools,
+  );
+  if (firstDay && dayRows.length < DAY_LINES_SHOWN) {
+    dayRows = await sumContextTaxByDay(filter, range, tenantTools);
+  }
+  const totalDayLines = Math.max(dayLines.total, dayRows.length);
   const summary = summarizeContextTax(lines, describeTaxWindow(range));
   return (
     <section className="panel" aria-labelledby="context-tax-title">
@@ -98,10 +114,10 @@ export async function ContextTaxSection({
       </p>
       <ContextTaxTable rows={lines} />
       <h3 className="small-heading">Per day, tenant and role</h3>
-      {dayRows.length > DAY_LINES_SHOWN ? (
-        <p className="muted small">
-          The newest {DAY_LINES_SHOWN} of {dayRows.length} lines; choose a tenant or role, or a
-          shorter range, to see the others.
+      {totalDayLines > DAY_LINES_SHOWN ? (
+        <p className="muted small" data-testid="context-tax-day-lines">
+          The newest {DAY_LINES_SHOWN} of {formatCount(totalDayLines)} lines; choose a tenant or
+          role, or a shorter range, to see the others.
         </p>
       ) : null}
       <ContextTaxDaysTable rows={prepareContextTaxDays(dayRows).slice(0, DAY_LINES_SHOWN)} />

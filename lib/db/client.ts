@@ -36,6 +36,7 @@ function createDb(): Db {
     DATABASE_POOL_MAX,
     DATABASE_CONNECT_TIMEOUT_MS,
     DATABASE_PARALLEL_WORKERS,
+    DATABASE_WORK_MEM_MB,
   } = env();
   if (!DATABASE_URL) {
     throw new Error(
@@ -47,8 +48,8 @@ function createDb(): Db {
     max: DATABASE_POOL_MAX,
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
-    // Set when each connection opens, so no query pays a round trip for it.
-    options: `-c max_parallel_workers_per_gather=${DATABASE_PARALLEL_WORKERS}`,
+    // Set when each connection opens, so no query pays a round trip for them.
+    options: `-c max_parallel_workers_per_gather=${DATABASE_PARALLEL_WORKERS} -c work_mem=${DATABASE_WORK_MEM_MB}MB`,
   });
   const healthPool = new pg.Pool({
     connectionString: DATABASE_URL,

@@ -10,6 +10,11 @@ import { ALL_TENANTS, tenantsScope } from "@/lib/auth/scope";
 import { resolveTimeRange, type TimeRange } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
 import {
+  countContextTaxDayLines,
+  sumContextTaxByDay,
+  sumContextTaxByTenantTool,
+} from "@/lib/db/queries/context-tax";
+import {
   sumMetricsByBucket,
   sumMetricsByTenantRole,
   sumOverviewTotals,
@@ -383,6 +388,55 @@ describe("views' queries on the helper", () => {
       ).toEqual(raw.sort(byName));
     }
   });
+
+  it.each(WINDOWS)(
+    "counts the context tax's day lines of a $name window, and reads the newest alone",
+    async (window) => {
+      const range = window.range();
+      const hours = toHourWindow(range);
+      const LINES = 5;
+      for (const filter of FILTERS) {
+        const label = JSON.stringify(filter);
+        const { rows: raw } = await getPool().query<{ day: Date; lines: number }>(
+          `SELECT date_trunc('day', ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS "day",
+                  count(DISTINCT (tenant_id, role))::int AS "lines"
+             FROM decisions
+            WHERE ts >= $1 AND ts < $2
+              AND ($3::text IS NULL OR tenant_id = $3) AND ($4::text IS NULL OR role = $4)
+              AND ($5::text IS NULL OR mode = $5)
+            GROUP BY 1 ORDER BY 1 DESC`,
+          [hours.from, hours.to, filter.tenant ?? null, filter.role ?? null, filter.mode ?? null],
+        );
+        const total = raw.reduce((sum, day) => sum + day.lines, 0);
+        let needed: Date | null = null;
+        for (let i = 0, seen = 0; i < raw.length && needed === null; i++) {
+          seen += raw[i]?.lines ?? 0;
+          if (seen >= LINES) needed = raw[i]?.day ?? null;
+        }
+        const counted = await countContextTaxDayLines(filter, range, LINES);
+        expect(counted, label).toEqual({
+          total,
+          firstDay: total > LINES ? needed : null,
+        });
+        const estimates = await sumContextTaxByTenantTool(filter, range);
+        const all = await sumContextTaxByDay(filter, range, estimates);
+        expect(all.length, label).toBe(total);
+        if (counted.firstDay === null) continue;
+        const from = counted.firstDay > range.from ? counted.firstDay : range.from;
+        const newest = await sumContextTaxByDay(filter, { from, to: range.to }, estimates);
+        const keys = (rows: typeof all) =>
+          rows.map(({ day, tenant, role, offers, unusedOffers }) => ({
+            day,
+            tenant,
+            role,
+            offers,
+            unusedOffers,
+          }));
+        expect(newest.length, label).toBeGreaterThanOrEqual(LINES);
+        expect(keys(newest), label).toEqual(keys(all).slice(0, newest.length));
+      }
+    },
+  );
 
   it.each(WINDOWS)(
     "chart and breakdown rows of a $name window add up to its decisions",

@@ -14,7 +14,13 @@ import "server-only";
 import type { Period } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
 import type { ContextTaxDayRow, ContextTaxTenantToolRow } from "@/lib/tools/types";
-import { type RollupFilter, rollupConditions, toHourWindow, toolRollupSource } from "./rollup";
+import {
+  type RollupFilter,
+  rollupConditions,
+  rollupSource,
+  toHourWindow,
+  toolRollupSource,
+} from "./rollup";
 import { SqlParams, whereClause } from "./sql";
 
 /** Most (day, tenant, role) lines of the daily totals. */
@@ -57,7 +63,8 @@ export async function sumContextTaxByTenantTool(
 /**
  * Per UTC day, tenant and role: offers, unused offers and their estimated tokens, with the
  * per-(tenant, tool) estimates `sumContextTaxByTenantTool` found for the same window (passed
- * in, so the rollup rows are read in one parallel pass and joined to a small hash table).
+ * in). The rollup rows are first summed per (day, tenant, role, tool), a few thousand cells
+ * for tens of thousands of hourly rows, and only those cells are joined to the estimates.
  */
 export async function sumContextTaxByDay(
   filter: RollupFilter,
@@ -69,23 +76,62 @@ export async function sumContextTaxByDay(
   const tenants = params.add(estimates.map((estimate) => estimate.tenant));
   const tools = params.add(estimates.map((estimate) => estimate.tool));
   const tokens = params.add(estimates.map((estimate) => estimate.tokens));
-  const offers = `CASE WHEN r.mode = 'enforce' THEN r.selected ELSE r.offered END`;
   const { rows } = await getPool().query<ContextTaxDayRow>(
-    `SELECT date_bin('1 day', r.bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS "day",
-            r.tenant_id AS "tenant", r.role AS "role",
-            sum(${offers}) AS "offers", sum(r.unused_offers) AS "unusedOffers",
-            coalesce(sum(${offers} * e.tokens), 0) AS "offeredTokens",
-            coalesce(sum(r.unused_offers * e.tokens), 0) AS "unusedTokens"
-       FROM ${source} AS r
+    `WITH cells AS (
+       SELECT date_bin('1 day', r.bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS day,
+              r.tenant_id, r.role, r.tool, sum(${OFFERS}) AS offers,
+              sum(r.unused_offers) AS unused_offers
+         FROM ${source} AS r
+        GROUP BY 1, 2, 3, 4
+     )
+     SELECT c.day AS "day", c.tenant_id AS "tenant", c.role AS "role",
+            sum(c.offers) AS "offers", sum(c.unused_offers) AS "unusedOffers",
+            coalesce(sum(c.offers * e.tokens), 0) AS "offeredTokens",
+            coalesce(sum(c.unused_offers * e.tokens), 0) AS "unusedTokens"
+       FROM cells c
        LEFT JOIN unnest(${tenants}::text[], ${tools}::text[], ${tokens}::float8[])
               AS e(tenant_id, tool, tokens)
-         ON e.tenant_id = r.tenant_id AND e.tool = r.tool
+         ON e.tenant_id = c.tenant_id AND e.tool = c.tool
       GROUP BY 1, 2, 3
       ORDER BY 1 DESC, 2, 3
       LIMIT ${params.add(MAX_DAY_LINES)}`,
     params.values,
   );
   return rows;
+}
+
+/**
+ * How many (UTC day, tenant, role) lines the window's daily totals have, and the first day
+ * that the newest `lines` of them need (null when the window holds no more than `lines`), so
+ * the tools page reads the per-tool rows of those days only. Counted in the decision rollups
+ * (`rollupSource`, a few thousand rows for 30 days): every per-tool row comes from a decision
+ * of its day, tenant and role, so a line of the per-tool totals is a line there. A line whose
+ * decisions offered no tool at all is counted but has no per-tool rows; the page then reads
+ * the whole window when the days found give fewer lines than it shows.
+ */
+export async function countContextTaxDayLines(
+  filter: RollupFilter,
+  period: Period,
+  lines: number,
+): Promise<{ total: number; firstDay: Date | null }> {
+  const params = new SqlParams();
+  const source = rollupSource(params, filter, { ...toHourWindow(period), granularity: "hour" });
+  const { rows } = await getPool().query<{ day: Date; lines: number }>(
+    `SELECT day AS "day", count(*)::int AS "lines"
+       FROM (SELECT DISTINCT date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00') AS day,
+                    tenant_id, role
+               FROM ${source} AS r) AS d
+      GROUP BY day
+      ORDER BY day DESC`,
+    params.values,
+  );
+  let total = 0;
+  let firstDay: Date | null = null;
+  for (const row of rows) {
+    total += row.lines;
+    if (firstDay === null && total >= lines) firstDay = row.day;
+  }
+  return { total, firstDay: firstDay && total > lines ? firstDay : null };
 }
 
 /**
