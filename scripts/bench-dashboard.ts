@@ -38,7 +38,7 @@ const DATA_DIR = ".data/bench-dashboard";
 const LOCK_FILE = ".data/bench-dashboard.lock";
 const DATABASE = "routelens_bench_dashboard";
 /** Bump when the generated data set changes shape, so old loads are not reused. */
-const DATA_VERSION = 5;
+const DATA_VERSION = 6;
 /** Issue 17's targets: every page p95 ≤ 150 ms, the overview ≤ 100 ms. */
 const TARGET_P95_MS = 150;
 const OVERVIEW_P95_MS = 100;
@@ -253,7 +253,7 @@ SELECT tenant_id, run_id, min(ts), max(ts), count(*), max(iteration),
  * alike in those and in their number of calls are counted together by their integer columns,
  * and each group unnests its palette once: one read of the decisions, no grouping by lists.
  * (Six groupings of the rows by their lists took 233 s at 1M decisions, 491 s at 10M.)
- * Written in bucket order, as ingest writes them (see `scripts/lib/bench-rollup-sql.ts`).
+ * Run a day at a time (`byTime`'s `daily`), so a day's rows share pages as ingest leaves them.
  */
 const INSERT_TOOL_ROLLUP = `
 INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
@@ -278,8 +278,7 @@ SELECT g.tenant_id, g.role, g.mode, g.bucket, x.tool,
                   (o.i = 1 AND g.calls >= 1) OR (o.i = g.sc + 1 AND g.calls = 2) AS called,
                   o.i = g.sc + 1 AND g.calls = 2 AS harmful
              FROM unnest(p.offered) WITH ORDINALITY AS o(tool, i)) x
- GROUP BY 1, 2, 3, 4, 5
- ORDER BY 4`;
+ GROUP BY 1, 2, 3, 4, 5`;
 
 const INSERT_TOOL_ROLLUP_DAY = `
 INSERT INTO tool_rollup_day (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
@@ -358,6 +357,18 @@ function timeRanges(now: Date, parts: number): [Date, Date][] {
   return bounds.slice(0, -1).map((from, i) => [from, bounds[i + 1] as Date]);
 }
 
+/** A range cut into days, every inner bound on the hour (an hour is never split in two). */
+function daysOf([from, to]: [Date, Date]): [Date, Date][] {
+  const days: [Date, Date][] = [];
+  let start = from.getTime();
+  while (start < to.getTime()) {
+    const end = Math.min(Math.floor((start + 86_400_000) / 3_600_000) * 3_600_000, to.getTime());
+    days.push([new Date(start), new Date(end)]);
+    start = end;
+  }
+  return days;
+}
+
 async function loadDataSet(url: string, decisions: number): Promise<void> {
   const clients: pg.Client[] = [];
   try {
@@ -403,13 +414,22 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     await timed(`inserted a run of ${LONG_RUN_ITERATIONS} iterations`, () =>
       first.query(INSERT_LONG_RUN, [TENANTS[0], LONG_RUN_ID, now, ROLES, LONG_RUN_ITERATIONS]),
     );
-    /** Runs `statement` on every part's time range, with planner `settings` for its duration. */
-    const byTime = (label: string, statement: string, settings: Record<string, string> = {}) =>
+    /**
+     * Runs `statement` on every part's time range, with planner `settings` for its duration;
+     * `daily`: a day of the range at a time, so the rows it writes lie in the table day by day.
+     */
+    const byTime = (
+      label: string,
+      statement: string,
+      settings: Record<string, string> = {},
+      { daily = false } = {},
+    ) =>
       timed(label, () =>
         inParts(async (client, part) => {
           const names = Object.keys(settings);
           for (const name of names) await client.query(`SET ${name} = ${settings[name]}`);
-          await client.query(statement, ranges[part]);
+          const range = ranges[part] as [Date, Date];
+          for (const chunk of daily ? daysOf(range) : [range]) await client.query(statement, chunk);
           for (const name of names) await client.query(`RESET ${name}`);
         }),
       );
@@ -424,7 +444,15 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     await timed("filled rollup_day", () => first.query(INSERT_ROLLUP_DAY));
     // The planner cannot know that few groups share a palette: without this it sorts the
     // unnested tools by name to group them, twice as slow as hashing them.
-    await byTime("filled tool_rollup_hour", INSERT_TOOL_ROLLUP, { enable_sort: "off" });
+    // A day at a time: ingest writes a day's rows together, and so a day's reads find them on
+    // few pages (hashed groups come out in no order, which spread one day's rows over a third
+    // of the table when the whole range was one statement).
+    await byTime(
+      "filled tool_rollup_hour",
+      INSERT_TOOL_ROLLUP,
+      { enable_sort: "off" },
+      { daily: true },
+    );
     await timed("filled tool_rollup_day", () => first.query(INSERT_TOOL_ROLLUP_DAY));
     await timed(`built ${indexes.length} indexes and keys`, () =>
       inParts(async (client, part) => {
