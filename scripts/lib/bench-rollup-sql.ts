@@ -28,29 +28,30 @@ SELECT tenant_id, role, mode, config_version, date_trunc('minute', ts), count(*)
 
 export const INSERT_ROLLUP_MINUTE = insertRollupMinute();
 
-/** rollup_hour from the rows of rollup_minute `where` picks (all of them by default). */
-export const insertRollupHour = (where = "") => `
-INSERT INTO rollup_hour (${ROLLUP_COLUMNS})
-SELECT tenant_id, role, mode, config_version, date_trunc('hour', bucket), sum(decisions),
+/** Sums a coarser rollup's rows from a finer one's, `bucket` being the coarser bucket. */
+const sumRollupRows = (table: string, bucket: string, source: string, where: string) => `
+INSERT INTO ${table} (${ROLLUP_COLUMNS})
+SELECT tenant_id, role, mode, config_version, ${bucket}, sum(decisions),
        sum(dropped_tokens), sum(dropped_tokens_sq), sum(offered_tools), sum(offered_tools_sq),
        sum(selected_tools), sum(selected_tools_sq), sum(reinstatements),
        sum(empty_palette_warnings), sum(stage_errors), sum(decisions_reinstated),
        sum(decisions_empty_palette), sum(decisions_stage_error), sum(outcomes),
        sum(harmful_decisions), sum(harmful_drops), sum(zero_call_outcomes)
-  FROM rollup_minute ${where} GROUP BY 1, 2, 3, 4, 5 ORDER BY 5`;
+  FROM ${source} ${where} GROUP BY 1, 2, 3, 4, 5 ORDER BY 5`;
+
+/** rollup_hour from the rows of rollup_minute `where` picks (all of them by default). */
+export const insertRollupHour = (where = "") =>
+  sumRollupRows("rollup_hour", "date_trunc('hour', bucket)", "rollup_minute", where);
 
 export const INSERT_ROLLUP_HOUR = insertRollupHour();
 
 /** rollup_day from the rows of rollup_hour `where` picks (all of them by default). */
-export const insertRollupDay = (where = "") => `
-INSERT INTO rollup_day (${ROLLUP_COLUMNS})
-SELECT tenant_id, role, mode, config_version,
-       date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00'), sum(decisions),
-       sum(dropped_tokens), sum(dropped_tokens_sq), sum(offered_tools), sum(offered_tools_sq),
-       sum(selected_tools), sum(selected_tools_sq), sum(reinstatements),
-       sum(empty_palette_warnings), sum(stage_errors), sum(decisions_reinstated),
-       sum(decisions_empty_palette), sum(decisions_stage_error), sum(outcomes),
-       sum(harmful_decisions), sum(harmful_drops), sum(zero_call_outcomes)
-  FROM rollup_hour ${where} GROUP BY 1, 2, 3, 4, 5 ORDER BY 5`;
+export const insertRollupDay = (where = "") =>
+  sumRollupRows(
+    "rollup_day",
+    "date_bin('1 day', bucket, TIMESTAMPTZ '2000-01-01 00:00:00+00')",
+    "rollup_hour",
+    where,
+  );
 
 export const INSERT_ROLLUP_DAY = insertRollupDay();

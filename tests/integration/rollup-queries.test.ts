@@ -126,6 +126,13 @@ async function rawTotals(filter: RollupFilter, from: Date, to: Date): Promise<To
   return rows[0] as Totals;
 }
 
+/** The raw totals' measures summed over rollup rows. */
+const ROLLUP_TOTALS = `coalesce(sum(decisions), 0) AS "decisions",
+  coalesce(sum(dropped_tokens), 0) AS "droppedTokens",
+  coalesce(sum(offered_tools), 0) AS "offeredTools",
+  coalesce(sum(selected_tools), 0) AS "selectedTools",
+  coalesce(sum(harmful_drops), 0) AS "harmfulDrops"`;
+
 /** The same totals read through the helper: its table for the granularity, its conditions. */
 async function rollupTotals(
   filter: RollupFilter,
@@ -135,12 +142,7 @@ async function rollupTotals(
   const params = new SqlParams();
   const where = rollupConditions(params, filter, range);
   const { rows } = await getPool().query<Totals>(
-    `SELECT coalesce(sum(decisions), 0) AS "decisions",
-            coalesce(sum(dropped_tokens), 0) AS "droppedTokens",
-            coalesce(sum(offered_tools), 0) AS "offeredTools",
-            coalesce(sum(selected_tools), 0) AS "selectedTools",
-            coalesce(sum(harmful_drops), 0) AS "harmfulDrops"
-       FROM ${table} ${whereClause(where)}`,
+    `SELECT ${ROLLUP_TOTALS} FROM ${table} ${whereClause(where)}`,
     params.values,
   );
   return rows[0] as Totals;
@@ -244,12 +246,7 @@ describe("rollup-query helper", () => {
         expect(source.includes("rollup_day")).toBe(window.granularity !== "minute");
         expect(source.includes("rollup_hour")).toBe(window.granularity === "hour");
         const { rows } = await getPool().query<Totals>(
-          `SELECT coalesce(sum(decisions), 0) AS "decisions",
-                  coalesce(sum(dropped_tokens), 0) AS "droppedTokens",
-                  coalesce(sum(offered_tools), 0) AS "offeredTools",
-                  coalesce(sum(selected_tools), 0) AS "selectedTools",
-                  coalesce(sum(harmful_drops), 0) AS "harmfulDrops"
-             FROM ${source} AS r`,
+          `SELECT ${ROLLUP_TOTALS} FROM ${source} AS r`,
           params.values,
         );
         expect(rows[0], JSON.stringify(filter)).toEqual(
