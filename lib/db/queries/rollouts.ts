@@ -1,7 +1,8 @@
 /**
  * Rollout reads. Totals come from the rollups only (README, "Storage design"): `rollup_minute`,
- * `rollup_hour` or `rollup_day` for windows of minute, hour or day buckets, always bounded by a bucket range (the
- * bucket index, or the primary key's (tenant_id, role) prefix when a tenant is chosen). The only
+ * `rollup_hour` or `rollup_day` for windows of minute, hour or day buckets (the cells through
+ * `rollupSource`), always bounded by a bucket range (the bucket index, or the primary key's
+ * (tenant_id, role) prefix when a tenant is chosen). The only
  * raw read is the harmful-drop examples: a few decisions, found through `decisions_ts_idx` inside
  * the one hour that `tool_rollup_hour` says holds a harmful drop of the tool.
  *

@@ -4,10 +4,10 @@
  * parameters. The overview, rollouts and tools queries build on these, so a filter or a table
  * added here reaches every view the same way.
  *
- * Tables (README, "Storage design"): `rollup_minute`, `rollup_hour` and `rollup_day` per (tenant,
- * role, mode, config version, bucket), `tool_rollup_hour` and `tool_rollup_day` per tool and hour or UTC
- * day. Every read is bounded by a bucket range, so it uses the table's bucket index, or its
- * primary key's (tenant_id, role) prefix when a tenant is chosen.
+ * Tables (README, "Storage design"): `rollup_minute`, `rollup_hour` and `rollup_day` per
+ * (tenant, role, mode, config version, bucket), `tool_rollup_hour` and `tool_rollup_day` per
+ * tool and hour or UTC day. Every read is bounded by a bucket range, so it uses the table's
+ * bucket index, or its primary key's (tenant_id, role) prefix when a tenant is chosen.
  */
 import "server-only";
 import type { TenantScope } from "@/lib/auth/scope";
