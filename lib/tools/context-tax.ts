@@ -38,7 +38,12 @@ export interface ContextTaxLine {
 }
 
 /** Adds up the tenants' sums per tool (most tools first by unused tokens, then by name). */
-export function sumContextTaxPerTool(rows: readonly ContextTaxTenantToolRow[]): ContextTaxRow[] {
+export function sumContextTaxPerTool(
+  rows: readonly Pick<
+    ContextTaxTenantToolRow,
+    "tenant" | "tool" | "offers" | "calls" | "unusedOffers" | "definitionTokens" | "tokens"
+  >[],
+): ContextTaxRow[] {
   const byTool = new Map<string, ContextTaxRow>();
   for (const row of rows) {
     const line = byTool.get(row.tool) ?? {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toCsv } from "@/lib/dashboard/csv";
-import { prepareToolLines, toolsCsvColumns } from "./tool-lines";
+import { prepareToolLines, sumToolUsagePerTool, toolsCsvColumns } from "./tool-lines";
 import type { ToolUsageRow } from "./types";
 
 const row = (tool: string, values: Partial<ToolUsageRow>): ToolUsageRow => ({
@@ -71,6 +71,50 @@ describe("toolsCsvColumns", () => {
       "escalate_to_human,90,30,60,0,1,3548",
       "'=cmd,0,0,0,0,0,0",
       "",
+    ]);
+  });
+});
+
+describe("sumToolUsagePerTool", () => {
+  it("adds every tenant's sums up per tool", () => {
+    const tenantTool = (
+      tool: string,
+      offered: number,
+      harmfulDrops: number,
+      droppedTokens: number,
+    ) => ({
+      tool,
+      offered,
+      selected: offered - 2,
+      dropped: 2,
+      calls: 1,
+      harmfulDrops,
+      droppedTokens,
+    });
+    const lines = sumToolUsagePerTool([
+      tenantTool("search", 10, 0, 120),
+      tenantTool("refund", 4, 1, 30.5),
+      tenantTool("search", 6, 2, 80),
+    ]);
+    expect(lines).toEqual([
+      {
+        tool: "search",
+        offered: 16,
+        selected: 12,
+        dropped: 4,
+        called: 2,
+        harmfulDrops: 2,
+        droppedTokens: 200,
+      },
+      {
+        tool: "refund",
+        offered: 4,
+        selected: 2,
+        dropped: 2,
+        called: 1,
+        harmfulDrops: 1,
+        droppedTokens: 30.5,
+      },
     ]);
   });
 });

@@ -5,7 +5,7 @@
 import type { CsvColumn } from "@/lib/dashboard/csv";
 import type { SortDirection } from "@/lib/schemas/dashboard";
 import { TOOL_SORT_DIRECTIONS, type ToolSortKey } from "@/lib/schemas/tools";
-import type { ToolUsageRow } from "./types";
+import type { ContextTaxTenantToolRow, ToolUsageRow } from "./types";
 
 export interface ToolLine extends ToolUsageRow {
   /** dropped / offered, null when never offered. */
@@ -13,6 +13,35 @@ export interface ToolLine extends ToolUsageRow {
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The tools table's sums per tool, from the per-(tenant, tool) rows of the same window. */
+export function sumToolUsagePerTool(
+  rows: readonly Pick<
+    ContextTaxTenantToolRow,
+    "tool" | "offered" | "selected" | "dropped" | "calls" | "harmfulDrops" | "droppedTokens"
+  >[],
+): ToolUsageRow[] {
+  const byTool = new Map<string, ToolUsageRow>();
+  for (const row of rows) {
+    const line = byTool.get(row.tool) ?? {
+      tool: row.tool,
+      offered: 0,
+      selected: 0,
+      dropped: 0,
+      called: 0,
+      harmfulDrops: 0,
+      droppedTokens: 0,
+    };
+    line.offered += row.offered;
+    line.selected += row.selected;
+    line.dropped += row.dropped;
+    line.called += row.calls;
+    line.harmfulDrops += row.harmfulDrops;
+    line.droppedTokens += row.droppedTokens;
+    byTool.set(row.tool, line);
+  }
+  return [...byTool.values()];
+}
 
 /** Adds the drop rate and sorts; ties fall back to the tool name so the order is stable. */
 export function prepareToolLines(

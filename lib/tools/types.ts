@@ -39,8 +39,11 @@ export interface ContextTaxRow {
   unusedTokens: number;
 }
 
-/** Per tenant and tool: the context tax's sums, and the estimated tokens of one offer. */
-export interface ContextTaxTenantToolRow {
+/**
+ * Per tenant and tool: the context tax's sums, the estimated tokens of one offer, and the
+ * usage the tools table sums per tool (`sumToolUsagePerTool`).
+ */
+export interface ContextTaxTenantToolRow extends Omit<ToolUsageRow, "tool" | "called"> {
   tenant: string;
   tool: string;
   offers: number;

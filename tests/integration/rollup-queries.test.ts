@@ -33,10 +33,11 @@ import {
   toHourWindow,
 } from "@/lib/db/queries/rollup";
 import { SqlParams, whereClause } from "@/lib/db/queries/sql";
-import { listHarmfulDropHours, sumToolUsage } from "@/lib/db/queries/tools";
+import { listHarmfulDropHours } from "@/lib/db/queries/tools";
 import { createApiKey } from "@/lib/keys";
 import type { RoutingMode, ToolRoutingDecision } from "@/lib/schemas/events";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
+import { sumToolUsagePerTool } from "@/lib/tools/tool-lines";
 import { postBatch } from "../support/http";
 
 const baseUrl = inject("baseUrl");
@@ -364,7 +365,7 @@ describe("views' queries on the helper", () => {
     const range = window.range();
     const hours = toHourWindow(range);
     for (const filter of FILTERS.filter((candidate) => candidate.tenant !== undefined)) {
-      const rows = await sumToolUsage(filter, range);
+      const rows = sumToolUsagePerTool(await sumContextTaxByTenantTool(filter, range));
       const { rows: raw } = await getPool().query<{
         tool: string;
         offered: number;

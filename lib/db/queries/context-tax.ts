@@ -33,9 +33,11 @@ const MAX_TENANT_TOOLS = 20_000;
 
 /**
  * Per tenant and tool: offers, calls, unused offers, and the estimated tokens of one offer —
- * the definition's size, else the window's dropped tokens per drop, else null. One pass over
- * the window's rollup rows, joined to the sizes after summing (an estimate is the same for
- * every hour of a tenant). `sumContextTaxPerTool` (lib/tools) adds the tenants up per tool.
+ * the definition's size, else the window's dropped tokens per drop, else null — with the
+ * usage the tools table shows (offered, selected, dropped, harmful drops, dropped tokens).
+ * One pass over the window's rollup rows, joined to the sizes after summing (an estimate is
+ * the same for every hour of a tenant). `sumContextTaxPerTool` and `sumToolUsagePerTool`
+ * (lib/tools) add the tenants up per tool.
  */
 export async function sumContextTaxByTenantTool(
   filter: RollupFilter,
@@ -46,10 +48,13 @@ export async function sumContextTaxByTenantTool(
   const { rows } = await getPool().query<ContextTaxTenantToolRow>(
     `SELECT g.tenant_id AS "tenant", g.tool AS "tool", g.offers AS "offers", g.calls AS "calls",
             g.unused AS "unusedOffers", s.tokens AS "definitionTokens",
-            coalesce(s.tokens::float8, g.dropped_tokens / nullif(g.dropped, 0)) AS "tokens"
+            coalesce(s.tokens::float8, g.dropped_tokens / nullif(g.dropped, 0)) AS "tokens",
+            g.offered AS "offered", g.selected AS "selected", g.dropped AS "dropped",
+            g.harmful_drops AS "harmfulDrops", g.dropped_tokens AS "droppedTokens"
        FROM (SELECT tenant_id, tool, sum(${OFFERS}) AS offers, sum(called) AS calls,
                     sum(unused_offers) AS unused, sum(dropped) AS dropped,
-                    sum(dropped_tokens) AS dropped_tokens
+                    sum(dropped_tokens) AS dropped_tokens, sum(offered) AS offered,
+                    sum(selected) AS selected, sum(harmful_drops) AS harmful_drops
                FROM ${source} AS t
               GROUP BY tenant_id, tool) g
        LEFT JOIN tool_sizes s ON s.tenant_id = g.tenant_id AND s.tool = g.tool

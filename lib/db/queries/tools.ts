@@ -7,12 +7,8 @@ import "server-only";
 import type { QueryResultRow } from "pg";
 import type { Period } from "@/lib/dashboard/time-range";
 import { getPool } from "@/lib/db/client";
-import type { ToolUsageRow } from "@/lib/tools/types";
 import { type RollupFilter, rollupConditions, toHourWindow, toolRollupSource } from "./rollup";
 import { SqlParams, whereClause } from "./sql";
-
-/** Most tools a table lists (agents rarely offer more than a few hundred). */
-const MAX_TOOLS = 2_000;
 
 /**
  * Per-tool sums over the per-tool rollups for a filter and the hours of a window: the shape
@@ -40,17 +36,6 @@ export async function sumPerTool<Row extends QueryResultRow>(
     params.values,
   );
   return rows;
-}
-
-/** Per tool: offered, selected, dropped, called, harmful drops and tokens saved by dropping it. */
-export function sumToolUsage(filter: RollupFilter, period: Period): Promise<ToolUsageRow[]> {
-  return sumPerTool<ToolUsageRow>(filter, period, {
-    sums: `sum(offered) AS "offered", sum(selected) AS "selected",
-           sum(dropped) AS "dropped", sum(called) AS "called",
-           sum(harmful_drops) AS "harmfulDrops", sum(dropped_tokens) AS "droppedTokens"`,
-    orderBy: "sum(offered) DESC, tool",
-    limit: MAX_TOOLS,
-  });
 }
 
 /** The latest hours in which `tool` was dropped harmfully (where to look for examples). */
