@@ -420,7 +420,7 @@ describe("views' queries on the helper", () => {
         const all = await sumContextTaxByDay(filter, range, estimates);
         expect(all.length, label).toBe(total);
         if (counted.firstDay === null) continue;
-        const from = counted.firstDay > range.from ? counted.firstDay : range.from;
+        const from = new Date(Math.max(counted.firstDay.getTime(), range.from.getTime()));
         const newest = await sumContextTaxByDay(filter, { from, to: range.to }, estimates);
         const keys = (rows: typeof all) =>
           rows.map(({ day, tenant, role, offers, unusedOffers }) => ({
