@@ -14,31 +14,26 @@ export interface ToolLine extends ToolUsageRow {
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The tools table's sums per tool, from the per-(tenant, tool) rows of the same window. */
+/** The tools table's measures that the per-(tenant, tool) rows carry under the same name. */
+const SUMMED_ZERO = { offered: 0, selected: 0, dropped: 0, harmfulDrops: 0, droppedTokens: 0 };
+const SUMMED = Object.keys(SUMMED_ZERO) as (keyof typeof SUMMED_ZERO)[];
+
+/**
+ * The tools table's sums per tool, from the per-(tenant, tool) rows of the same window (whose
+ * `calls` are the table's `called`).
+ */
 export function sumToolUsagePerTool(
-  rows: readonly Pick<
-    ContextTaxTenantToolRow,
-    "tool" | "offered" | "selected" | "dropped" | "calls" | "harmfulDrops" | "droppedTokens"
-  >[],
+  rows: readonly Pick<ContextTaxTenantToolRow, "tool" | "calls" | keyof typeof SUMMED_ZERO>[],
 ): ToolUsageRow[] {
   const byTool = new Map<string, ToolUsageRow>();
   for (const row of rows) {
-    const line = byTool.get(row.tool) ?? {
-      tool: row.tool,
-      offered: 0,
-      selected: 0,
-      dropped: 0,
-      called: 0,
-      harmfulDrops: 0,
-      droppedTokens: 0,
-    };
-    line.offered += row.offered;
-    line.selected += row.selected;
-    line.dropped += row.dropped;
+    let line = byTool.get(row.tool);
+    if (!line) {
+      line = { tool: row.tool, called: 0, ...SUMMED_ZERO };
+      byTool.set(row.tool, line);
+    }
     line.called += row.calls;
-    line.harmfulDrops += row.harmfulDrops;
-    line.droppedTokens += row.droppedTokens;
-    byTool.set(row.tool, line);
+    for (const key of SUMMED) line[key] += row[key];
   }
   return [...byTool.values()];
 }
