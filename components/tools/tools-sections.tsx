@@ -8,14 +8,10 @@ import { requireScope } from "@/lib/auth/access";
 import { formatCount } from "@/lib/dashboard/format";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import { exportHref, sortLinks } from "@/lib/dashboard/url";
-import {
-  countCallsWithoutTools,
-  countContextTaxDayLines,
-  sumContextTaxByDay,
-} from "@/lib/db/queries/context-tax";
+import { countCallsWithoutTools } from "@/lib/db/queries/context-tax";
 import { listHarmfulDropExamples } from "@/lib/db/queries/rollouts";
 import { rollupFilterOf, toHourWindow } from "@/lib/db/queries/rollup";
-import { listContextTaxLines, listToolLines } from "@/lib/db/queries/table-lines";
+import { DAY_LINES_SHOWN, listContextTaxLines, listToolLines } from "@/lib/db/queries/table-lines";
 import { listHarmfulDropHours } from "@/lib/db/queries/tools";
 import { harmfulDropExampleHref, toolsHref, toolsView } from "@/lib/rollouts/url";
 import { EXPORT_ROW_LIMIT } from "@/lib/schemas/dashboard";
@@ -55,9 +51,6 @@ function MissingToolListsHint({ calls }: { calls: number }) {
   );
 }
 
-/** Daily lines drawn at most (newest first); a window with more names how many are left out. */
-const DAY_LINES_SHOWN = 100;
-
 /**
  * The context tax: the headline (what offering tools the model did not call cost), the hint
  * when calls carried no tool list, the per-tool table with its download, and the totals per
@@ -72,25 +65,15 @@ export async function ContextTaxSection({
 }) {
   const scope = await requireScope(search.tenant);
   const filter = rollupFilterOf(search, scope);
-  const [{ lines, tenantTools }, callsWithoutTools, dayLines] = await Promise.all([
-    listContextTaxLines(search, range, scope),
+  const [{ lines, days }, callsWithoutTools] = await Promise.all([
+    listContextTaxLines(search, range, scope, { withDays: true }),
     // Calls without a tool list come from agents that route nothing: no routed mode has them.
     search.mode === "observe" || search.mode === "enforce"
       ? Promise.resolve(0)
       : countCallsWithoutTools(filter, range),
-    countContextTaxDayLines(filter, range, DAY_LINES_SHOWN),
   ]);
-  // Only the days of the lines shown are read; all of them if those days fall short.
-  const { firstDay } = dayLines;
-  let dayRows = await sumContextTaxByDay(
-    filter,
-    firstDay && firstDay > range.from ? { from: firstDay, to: range.to } : range,
-    tenantTools,
-  );
-  if (firstDay && dayRows.length < DAY_LINES_SHOWN) {
-    dayRows = await sumContextTaxByDay(filter, range, tenantTools);
-  }
-  const totalDayLines = Math.max(dayLines.total, dayRows.length);
+  const dayRows = days?.rows ?? [];
+  const totalDayLines = days?.total ?? 0;
   const summary = summarizeContextTax(lines, describeTaxWindow(range));
   return (
     <section className="panel" aria-labelledby="context-tax-title">
@@ -127,7 +110,7 @@ export async function ContextTaxSection({
 
 export async function ToolsSection({ search, range }: { search: ToolsSearch; range: TimeRange }) {
   const scope = await requireScope(search.tenant);
-  const { lines: sorted, dir } = await listToolLines(search, range, scope);
+  const { lines: sorted, dir } = await listToolLines(search, range, scope, { withDays: true });
   const lines = sorted.map((line) => ({
     ...line,
     examplesHref: `${toolsHref(search, { tool: line.tool })}#harmful-examples`,

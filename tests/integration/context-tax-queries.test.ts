@@ -13,6 +13,7 @@ import {
   countCallsWithoutTools,
   sumContextTaxByDay,
   sumContextTaxByTenantTool,
+  sumContextTaxWithDays,
 } from "@/lib/db/queries/context-tax";
 import { countUnroutedDecisions, sumCohortCells } from "@/lib/db/queries/rollouts";
 import type { RollupFilter } from "@/lib/db/queries/rollup";
@@ -328,6 +329,49 @@ describe("sumContextTaxByDay", () => {
     expect(first.offers).toBe(
       raw.reduce((sum, row) => sum + (row.mode === "enforce" ? row.selected : row.offered), 0),
     );
+  });
+});
+
+describe("sumContextTaxWithDays", () => {
+  it("gives both reads' results in one pass, for every filter and tenant scope", async () => {
+    const filters: RollupFilter[] = [{ scope: onlyA }, { scope: tenantsScope([]) }];
+    for (const tenant of [undefined, ...TENANTS]) {
+      for (const role of [undefined, ...ROLES]) {
+        for (const mode of [undefined, ...MODES]) filters.push({ scope: both, tenant, role, mode });
+      }
+    }
+    for (const filter of filters) {
+      const { tenantTools, days } = await sumContextTaxWithDays(filter, WINDOW);
+      const expectedTools = await sumContextTaxByTenantTool(filter, WINDOW);
+      expect(tenantTools.map(({ tenant, tool }) => [tenant, tool])).toEqual(
+        expectedTools.map(({ tenant, tool }) => [tenant, tool]),
+      );
+      tenantTools.forEach((row, index) => {
+        const expected = expectedTools[index];
+        if (!expected) throw new Error("missing row");
+        for (const key of Object.keys(expected) as (keyof typeof expected)[]) {
+          if (typeof expected[key] === "number") {
+            expect(row[key], `${row.tenant}/${row.tool} ${key}`).toBeCloseTo(expected[key], 6);
+          } else {
+            expect(row[key], `${row.tenant}/${row.tool} ${key}`).toEqual(expected[key]);
+          }
+        }
+      });
+      const expectedDays = await sumContextTaxByDay(filter, WINDOW, expectedTools);
+      expect(days.length).toBe(expectedDays.length);
+      days.forEach((line, index) => {
+        const expected = expectedDays[index];
+        if (!expected) throw new Error("missing day line");
+        expect([line.day, line.tenant, line.role]).toEqual([
+          expected.day,
+          expected.tenant,
+          expected.role,
+        ]);
+        expect([line.offers, line.unusedOffers]).toEqual([expected.offers, expected.unusedOffers]);
+        expect(line.offeredTokens).toBeCloseTo(expected.offeredTokens, 6);
+        expect(line.unusedTokens).toBeCloseTo(expected.unusedTokens, 6);
+      });
+    }
   });
 });
 
