@@ -55,6 +55,9 @@ describe("overview breakdown lines", () => {
     const all = await page("&lines=all");
     expect(linked(all)).toEqual(roles);
     expect(all).toContain("All 30 lines.");
+    // Changing a filter keeps every line: the filter form carries the choice.
+    expect(all).toMatch(/<input type="hidden" name="lines" value="all"\/>/);
+    expect(top).not.toMatch(/<input type="hidden" name="lines"/);
 
     // Sorted by role A→Z, the first 25 are role-00 … role-24.
     const byRole = await page("&sort=role");

@@ -96,7 +96,14 @@ export default async function OverviewPage({
         range={range}
         values={search}
         choices={choices}
-        hidden={{ split: search.split, sort: search.sort, dir: search.dir, live: search.live }}
+        hidden={{
+          split: search.split,
+          sort: search.sort,
+          dir: search.dir,
+          live: search.live,
+          // The default (the first lines) stays out of the URL.
+          lines: search.lines === "all" ? search.lines : undefined,
+        }}
       />
       <Suspense fallback={<SectionSkeleton label="Loading key figures" rows={3} />}>
         <KpiSection search={search} range={range} />
