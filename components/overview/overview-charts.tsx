@@ -5,11 +5,16 @@
  * series were decided by `prepareTimeSeries` on the server. The legend (shared by the three
  * charts, which use the same series and colours) toggles series on and off.
  */
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { Line } from "recharts";
 import { NO_ALERT_MARKERS, type PreparedAlertMarkers } from "@/lib/alerts/chart-markers";
 import { formatCompact, formatCount } from "@/lib/dashboard/format";
-import type { PreparedSeries, SeriesInfo, SeriesPoint } from "@/lib/dashboard/series";
+import {
+  type PackedSeries,
+  type SeriesInfo,
+  type SeriesPoint,
+  unpackSeries,
+} from "@/lib/dashboard/series";
 import type { Granularity } from "@/lib/dashboard/time-range";
 import type { SeriesMetric } from "@/lib/dashboard/types";
 import { alertMarkerElements } from "../alerts/alert-chart-markers";
@@ -133,15 +138,17 @@ function MetricChart({
 }
 
 export function OverviewCharts({
-  prepared,
+  packed,
   splitLabel,
   alerts = NO_ALERT_MARKERS,
 }: {
-  prepared: PreparedSeries;
+  /** The prepared series, packed for the trip to the browser (`packSeries`). */
+  packed: PackedSeries;
   splitLabel: string;
   /** Firing spans and transitions of the alert rules matching the charts' filters. */
   alerts?: PreparedAlertMarkers;
 }) {
+  const prepared = useMemo(() => unpackSeries(packed), [packed]);
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string) =>
     setHidden((current) => {

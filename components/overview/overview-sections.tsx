@@ -9,7 +9,7 @@ import { prepareRuleView } from "@/lib/alerts/rule-view";
 import { requireScope } from "@/lib/auth/access";
 import { formatCount } from "@/lib/dashboard/format";
 import { prepareKpiTiles } from "@/lib/dashboard/kpis";
-import { prepareTimeSeries } from "@/lib/dashboard/series";
+import { packSeries, prepareTimeSeries } from "@/lib/dashboard/series";
 import type { TimeRange } from "@/lib/dashboard/time-range";
 import {
   exportHref,
@@ -75,7 +75,7 @@ export async function ChartsSection({
   const alerts = prepareAlertMarkers(transitions, range, now);
   return (
     <>
-      <OverviewCharts prepared={prepared} splitLabel={search.split} alerts={alerts} />
+      <OverviewCharts packed={packSeries(prepared)} splitLabel={search.split} alerts={alerts} />
       <AlertMarkerList alerts={alerts} />
     </>
   );

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { OTHER_SERIES_LABEL, prepareTimeSeries, rankSeries } from "./series";
+import {
+  OTHER_SERIES_LABEL,
+  packSeries,
+  prepareTimeSeries,
+  rankSeries,
+  unpackSeries,
+} from "./series";
 import { resolveTimeRange } from "./time-range";
 import type { BucketMetricRow } from "./types";
 
@@ -130,5 +136,30 @@ describe("prepareTimeSeries", () => {
     expect(prepared.granularity).toBe("day");
     expect(prepared.points.droppedTokens).toHaveLength(30);
     expect(prepared.totals.droppedTokens.s0).toBe(7);
+  });
+});
+
+describe("packSeries", () => {
+  it("sends each bucket start once and gives back the same points, gaps included", () => {
+    const custom = resolveTimeRange(
+      { range: "custom", from: "2026-03-10T12:00:00Z", to: "2026-03-10T18:00:00Z" },
+      NOW,
+    );
+    if (!custom) throw new Error("expected a range");
+    const keys = Array.from({ length: 11 }, (_, i) => `tenant-${i}`);
+    const rows = keys.flatMap((key, i) => [
+      row("2026-03-10T13:00:00Z", key, { decisions: 20 - i, droppedTokens: 10.5 * i }),
+      row("2026-03-10T14:00:00Z", key, { reinstatements: i, emptyPaletteWarnings: 1 }),
+    ]);
+    const prepared = prepareTimeSeries(rows, custom, NOW);
+    // Eight series and "other"; buckets after NOW are gaps.
+    expect(prepared.series).toHaveLength(9);
+    const packed = packSeries(prepared);
+    expect(packed.starts).toEqual(prepared.points.droppedTokens.map((point) => point.t));
+    expect(packed.columns.droppedTokens).toHaveLength(9);
+    expect(packed.columns.droppedTokens[0]).toHaveLength(360);
+    expect(packed.columns.reinstatements[0]?.at(-1)).toBeNull();
+    expect(JSON.stringify(packed).length).toBeLessThan(JSON.stringify(prepared).length / 2);
+    expect(unpackSeries(JSON.parse(JSON.stringify(packed)))).toEqual(prepared);
   });
 });

@@ -133,3 +133,39 @@ export function prepareTimeSeries(
   }
   return { series, points, totals, bucketMs: range.bucketMs, granularity: range.granularity };
 }
+
+/**
+ * `PreparedSeries` as the server sends it to the browser: the bucket starts once, and per
+ * metric one column of values per series, in the order of `series`. A point object per bucket
+ * names every series id again: on the 7-day overview (168 buckets, 9 series, 3 metrics) those
+ * points were 60 of the page's 134 kB.
+ */
+export interface PackedSeries extends Omit<PreparedSeries, "points"> {
+  starts: number[];
+  columns: Record<SeriesMetric, (number | null)[][]>;
+}
+
+export function packSeries({ points, ...rest }: PreparedSeries): PackedSeries {
+  const columns = {} as PackedSeries["columns"];
+  for (const metric of SERIES_METRICS) {
+    columns[metric] = rest.series.map((info) =>
+      points[metric].map((point) => point[info.id] ?? null),
+    );
+  }
+  return { ...rest, starts: points[SERIES_METRICS[0]].map((point) => point.t), columns };
+}
+
+/** The points `packSeries` folded into columns, as the charts draw them. */
+export function unpackSeries({ starts, columns, ...rest }: PackedSeries): PreparedSeries {
+  const points = {} as PreparedSeries["points"];
+  for (const metric of SERIES_METRICS) {
+    points[metric] = starts.map((t, index) => {
+      const point: SeriesPoint = { t } as SeriesPoint;
+      rest.series.forEach((info, position) => {
+        point[info.id] = columns[metric][position]?.[index] ?? null;
+      });
+      return point;
+    });
+  }
+  return { ...rest, points };
+}
