@@ -36,8 +36,8 @@ const MAX_TENANT_TOOLS = 20_000;
  * Summed as float8: exact up to 2^53 (the page reads them as JavaScript numbers anyway). A
  * bigint sum keeps a separately allocated 128-bit state per group; PostgreSQL counts that
  * memory for the groups it expects (ten times the real number here) and then sorts every row
- * instead of hashing them: the per-day cells of a day of the 10M benchmark set took 193 ms so
- * and 76 ms with float8 sums.
+ * instead of hashing them: the per-day cells of a day of the 10M benchmark set took 193 ms
+ * that way, 76 ms with float8 sums.
  */
 const TENANT_TOOL_SUMS = `sum((${OFFERS})::float8) AS offers, sum(called::float8) AS calls,
        sum(unused_offers::float8) AS unused, sum(dropped::float8) AS dropped,
