@@ -4,7 +4,7 @@ import type { RunRow } from "@/lib/dashboard/types";
 import { runsHref, runTraceHref } from "@/lib/dashboard/url";
 import { parseSearchParams, RUN_SORT_KEYS, runsSearchSchema } from "@/lib/schemas/dashboard";
 import { runsColumns } from "../runs/runs-columns";
-import { DataTable } from "./data-table";
+import { createDataColumnHelper, DataTable } from "./data-table";
 
 function run(overrides: Partial<RunRow>): RunRow {
   return {
@@ -180,5 +180,50 @@ describe("DataTable", () => {
     const cell = within(rows[0] as HTMLElement).getByRole("cell");
     expect(cell.textContent).toBe("No runs match these filters.");
     expect(cell.getAttribute("colspan")).toBe(String(runsColumns.length));
+  });
+});
+
+describe("DataTable cell context", () => {
+  interface Line {
+    name: string;
+    size: number | null;
+  }
+  const column = createDataColumnHelper<Line>();
+
+  it("gives renderers the value, the row, a fallback for an empty value, and the cell on demand", () => {
+    const columns = [
+      column.accessor("name", {
+        header: "Name",
+        cell: (info) => `${info.getValue()} (cell ${info.cell.id}, row ${info.row.id})`,
+      }),
+      column.accessor("size", {
+        header: "Size",
+        cell: (info) => String(info.renderValue() ?? "none"),
+      }),
+      column.display({ id: "static", header: "Static", cell: "fixed" }),
+    ];
+    render(
+      <DataTable
+        columns={columns}
+        data={[
+          { name: "alpha", size: 3 },
+          { name: "beta", size: null },
+        ]}
+        caption="Lines"
+        getRowId={(line) => line.name}
+      />,
+    );
+    const rows = within(screen.getByRole("table")).getAllByRole("row").slice(1);
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole("cell")
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      ["alpha (cell alpha_name, row alpha)", "3", "fixed"],
+      ["beta (cell beta_name, row beta)", "none", "fixed"],
+    ]);
+    cleanup();
   });
 });
