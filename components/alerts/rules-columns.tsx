@@ -9,7 +9,12 @@ export const rulesColumns = column.columns([
   column.accessor("name", {
     header: "Rule",
     cell: (info) => (
-      <Link href={info.row.original.href} className="cell-clip" title={info.getValue()}>
+      <Link
+        href={info.row.original.href}
+        className="cell-clip"
+        title={info.getValue()}
+        prefetch={false}
+      >
         {info.getValue()}
       </Link>
     ),

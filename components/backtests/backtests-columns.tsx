@@ -17,7 +17,12 @@ export const backtestsColumns = column.columns([
   column.accessor("tenant", {
     header: "Tenant",
     cell: (info) => (
-      <Link href={info.row.original.href} className="cell-clip" title={info.getValue()}>
+      <Link
+        href={info.row.original.href}
+        className="cell-clip"
+        title={info.getValue()}
+        prefetch={false}
+      >
         {info.getValue()}
       </Link>
     ),

@@ -17,7 +17,7 @@ export const breakdownColumns = column.columns([
   column.accessor("tenant", {
     header: "Tenant",
     cell: (info) => (
-      <Link href={info.row.original.runsHref} className="cell-link">
+      <Link href={info.row.original.runsHref} className="cell-link" prefetch={false}>
         {info.getValue()}
       </Link>
     ),
@@ -25,7 +25,7 @@ export const breakdownColumns = column.columns([
   column.accessor("role", {
     header: "Role",
     cell: (info) => (
-      <Link href={info.row.original.runsHref} className="cell-link">
+      <Link href={info.row.original.runsHref} className="cell-link" prefetch={false}>
         {info.getValue()}
       </Link>
     ),

@@ -105,6 +105,7 @@ function IssueLinks({
               })}#iteration-${mark.iteration}`}
               title={describeIssues(mark)}
               className={`is-${issueTone(mark)}`}
+              prefetch={false}
             >
               #{mark.iteration}
             </Link>

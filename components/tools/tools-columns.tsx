@@ -20,6 +20,7 @@ export const toolsColumns = column.columns([
     cell: (info) => (
       <Link
         href={info.row.original.examplesHref}
+        prefetch={false}
         className="cell-link mono"
         aria-current={info.row.original.selectedTool ? "true" : undefined}
         title="Runs where this tool was dropped harmfully"
@@ -60,7 +61,7 @@ export const toolsColumns = column.columns([
     header: "Harmful drops",
     cell: (info) =>
       info.getValue() > 0 ? (
-        <Link href={info.row.original.examplesHref} className="warn-count">
+        <Link href={info.row.original.examplesHref} className="warn-count" prefetch={false}>
           {count(info.getValue())}
         </Link>
       ) : (
