@@ -2,8 +2,9 @@
  * "Rollups equal raw sums": recomputes every integer measure of `rollup_minute`,
  * `rollup_hour`, `rollup_day`, `tool_rollup_hour`, `tool_rollup_day` and `runs` for one
  * tenant from its raw decisions, and lists each row where the stored aggregate and the
- * recomputation differ (empty when they agree). The float measures (sums of squares, per-tool token shares) are left out: they are
- * sums of doubles, whose last digits depend on the order of addition.
+ * recomputation differ (empty when they agree). The float measures (sums of squares, per-tool
+ * token shares) are left out: they are sums of doubles, whose last digits depend on the order
+ * of addition.
  */
 import type pg from "pg";
 
