@@ -86,6 +86,24 @@ async function waitFor<T>(
   }
 }
 
+/** What the database and the servers' logs say about a rule, for a failure message. */
+async function alertDiagnosis(ruleId: string): Promise<string> {
+  const { rows } = await db.query(
+    `SELECT (SELECT to_jsonb(s) FROM alert_states s WHERE rule_id = $1) AS state,
+            (SELECT jsonb_agg(to_jsonb(e) ORDER BY e.minute) FROM alert_events e WHERE rule_id = $1) AS events,
+            (SELECT jsonb_agg(jsonb_build_object('kind', d.kind, 'status', d.status,
+                      'next', d.next_attempt_at, 'created', d.created_at) ORDER BY d.created_at)
+               FROM alert_deliveries d WHERE rule_id = $1) AS deliveries,
+            now() AS now`,
+    [ruleId],
+  );
+  const logLines = output
+    .split("\n")
+    .filter((line) => /alert|error|pg-boss/i.test(line))
+    .slice(-20);
+  return `database: ${JSON.stringify(rows[0])}\nserver log: ${logLines.join("\n")}`;
+}
+
 /** A deterministic shuffle (so a failure can be replayed). */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
@@ -297,7 +315,10 @@ describe("several server processes on one database", () => {
       "the resolved webhook",
       () => receiver.forRule(ruleId),
       (r) => r.length >= 2,
-    );
+      60_000,
+    ).catch(async (error: Error) => {
+      throw new Error(`${error.message}\n${await alertDiagnosis(ruleId)}`);
+    });
     await new Promise((resolve) => setTimeout(resolve, 6_000));
     expect(receiver.forRule(ruleId).map((r) => r.json.state)).toEqual(["firing", "resolved"]);
     const { rows } = await db.query<{ events: number; attempts: number }>(
@@ -307,7 +328,7 @@ describe("several server processes on one database", () => {
       [ruleId],
     );
     expect(rows[0]).toEqual({ events: 2, attempts: 2 });
-  });
+  }, 120_000);
 
   it("replaces a worker that dies, and stops every process on SIGTERM", async () => {
     const [supervisor, ...workers] = pair.pids();
