@@ -150,12 +150,12 @@ const INSERT_DECISIONS = `
 INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
   offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
   empty_palette_warnings, stage_errors, forced_choice, config_version, agent, intent_label,
-  offered, selected, dropped, trace, warnings, intent, has_outcome, called, harmful_tools)
+  offered, selected, trace, warnings, intent, has_outcome, called, harmful_tools)
 SELECT $2, 'e-' || g, 'run-' || (g / 8), ($4::text[])[1 + (g / 8) % 3], 'observe', g % 8, g % 3,
        $3::timestamptz - interval '${WINDOW_DAYS} days' + (g::float8 / $1) * interval '${WINDOW_DAYS} days',
        40, cardinality(s.selected), cardinality(s.dropped), cardinality(s.dropped) * 23,
        (s.v = 7)::int, (s.v = 19)::int, 0, s.forced_choice, 'cfg-recorded', 'bench-agent',
-       s.intent_label, s.offered, s.selected, s.dropped, s.trace,
+       s.intent_label, s.offered, s.selected, s.trace,
        CASE WHEN s.v = 19 THEN '[{"code":"empty_palette","stage":"role_palette"}]'::json ELSE '[]'::json END,
        s.intent, g % 10 <> 9,
        CASE WHEN g % 10 = 9 THEN '{}'::text[] ELSE ARRAY[format('tool_%s', lpad(((g * 7) % 40)::text, 2, '0'))] END,
@@ -172,9 +172,9 @@ const INSERT_TOOL_ROLLUP = `
 INSERT INTO tool_rollup_hour (tenant_id, role, mode, bucket, tool, offered, selected, dropped,
   called, harmful_drops, dropped_tokens)
 SELECT tenant_id, role, mode, date_trunc('hour', ts), x.tool, count(*),
-       count(*) FILTER (WHERE x.tool = ANY(selected)), count(*) FILTER (WHERE x.tool = ANY(dropped)),
+       count(*) FILTER (WHERE x.tool = ANY(selected)), count(*) FILTER (WHERE x.tool <> ALL(selected)),
        count(*) FILTER (WHERE x.tool = ANY(called)), count(*) FILTER (WHERE x.tool = ANY(harmful_tools)),
-       coalesce(sum(23) FILTER (WHERE x.tool = ANY(dropped)), 0)
+       coalesce(sum(23) FILTER (WHERE x.tool <> ALL(selected)), 0)
   FROM decisions, unnest(offered) x(tool)
  WHERE id % 50 = 0
  GROUP BY 1, 2, 3, 4, 5`;

@@ -163,14 +163,14 @@ const INSERT_DECISIONS = `
 INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
   offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
   empty_palette_warnings, stage_errors, forced_choice, palette_identity, config_version, model,
-  agent, intent_label, offered, selected, dropped, trace, warnings, intent, has_outcome, called,
+  agent, intent_label, offered, selected, trace, warnings, intent, has_outcome, called,
   harmful_tools)
 SELECT s.tenant, 'e-' || s.g, s.run_id, s.role, s.mode, s.it, s.it % 3, s.ts,
        p.oc, p.sc, p.oc - p.sc, p.dropped_tokens + (s.g % 7),
        (s.v = 1)::int, (s.v = 2)::int, (s.v = 3)::int, p.forced_choice, NULL,
        CASE WHEN s.tn = 1 AND s.ts > $2::timestamptz - interval '10 days' THEN 'cfg-b' ELSE 'cfg-a' END,
        'model-' || (s.g % 3), 'bench-agent', 'action',
-       p.offered, p.selected, p.dropped, p.trace, p.warnings,
+       p.offered, p.selected, p.trace, p.warnings,
        jsonb_build_object('label', 'action', 'matched_tool_keywords', '[]'::jsonb),
        s.has_outcome,
        CASE WHEN NOT s.has_outcome THEN '{}'::text[]
@@ -203,11 +203,11 @@ const INSERT_LONG_RUN = `
 INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
   offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
   empty_palette_warnings, stage_errors, forced_choice, config_version, model, agent,
-  offered, selected, dropped, trace, warnings, has_outcome, called, harmful_tools)
+  offered, selected, trace, warnings, has_outcome, called, harmful_tools)
 SELECT $1, 'long-' || it, $2, ($4::text[])[1 + it % 4], 'observe', it, it % 5,
        $3::timestamptz - ($5::int + 1800) * interval '1 second' + it * interval '1 second',
        p.oc, p.sc, p.oc - p.sc, p.dropped_tokens, (p.v = 1)::int, (p.v = 2)::int, (p.v = 3)::int,
-       p.forced_choice, 'cfg-a', 'model-1', 'bench-agent', p.offered, p.selected, p.dropped,
+       p.forced_choice, 'cfg-a', 'model-1', 'bench-agent', p.offered, p.selected,
        p.trace, p.warnings, true,
        CASE WHEN it % 25 = 0 THEN ARRAY[p.selected[1], p.dropped[1]] ELSE ARRAY[p.selected[1]] END,
        CASE WHEN it % 25 = 0 THEN ARRAY[p.dropped[1]] ELSE '{}'::text[] END

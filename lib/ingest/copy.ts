@@ -75,7 +75,6 @@ export const DECISION_COLUMNS = [
   "intent_label",
   "offered",
   "selected",
-  "dropped",
   "trace",
   "warnings",
   "intent",
@@ -90,7 +89,7 @@ export function decisionLine(r: DecisionRow): string {
     `${r.reinstatements}\t${r.empty_palette_warnings}\t${r.stage_errors}\t` +
     `${copyNullable(r.forced_choice)}\t${copyNullable(r.palette_identity)}\t${copyText(r.config_version)}\t` +
     `${copyNullable(r.model)}\t${copyNullable(r.agent)}\t${copyNullable(r.intent_label)}\t` +
-    `${copyTextArray(r.offered)}\t${copyTextArray(r.selected)}\t${copyTextArray(r.dropped)}\t` +
+    `${copyTextArray(r.offered)}\t${copyTextArray(r.selected)}\t` +
     `${copyJson(r.trace)}\t${copyJson(r.warnings)}\t${copyJson(r.intent)}\n`
   );
 }

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { formatPath } from "@/lib/schemas/event-issues";
 import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
-import { checkEvent, encodePaletteIdentity, harmfulTools, toDecisionRow } from "./events";
+import {
+  checkEvent,
+  droppedTools,
+  encodePaletteIdentity,
+  harmfulTools,
+  toDecisionRow,
+} from "./events";
 
 describe("formatPath", () => {
   it("renders indexes in brackets and keys with dots", () => {
@@ -101,6 +107,14 @@ describe("checkEvent", () => {
   it("reports a null id when the event id itself is unusable", () => {
     const result = checkEvent({ type: "tool_call_outcome" }, 0, "acme");
     expect(result.ok ? "ok" : result.error.id).toBeNull();
+  });
+});
+
+describe("droppedTools", () => {
+  it("lists what was offered and not selected, each once, in palette order", () => {
+    expect(droppedTools(["c", "a", "b", "c", "a"], ["b"])).toEqual(["c", "a"]);
+    expect(droppedTools(["a", "b"], ["b", "a", "z"])).toEqual([]);
+    expect(droppedTools([], [])).toEqual([]);
   });
 });
 

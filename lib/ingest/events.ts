@@ -198,9 +198,17 @@ export function harmfulTools(called: readonly string[], dropped: readonly string
   return [...new Set(called.filter((name) => droppedSet.has(name)))].sort(compareCodePoints);
 }
 
+/**
+ * The tools a decision dropped: offered but not selected, each once, in palette order. Not
+ * stored; the offered and selected lists say it.
+ */
+export function droppedTools(offered: readonly string[], selected: readonly string[]): string[] {
+  const kept = new Set(selected);
+  return [...new Set(offered.filter((name) => !kept.has(name)))];
+}
+
 export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): DecisionRow {
-  const selected = new Set(event.selected);
-  const dropped = [...new Set(event.offered.filter((name) => !selected.has(name)))];
+  const dropped = droppedTools(event.offered, event.selected);
   let reinstatedInTrace = 0;
   let errorRecords = 0;
   for (const record of event.trace) {

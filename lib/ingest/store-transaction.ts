@@ -350,7 +350,7 @@ async function joinOutcomes(
             called = COALESCE(p.called, '{}'),
             harmful_tools = ARRAY(
               SELECT DISTINCT c COLLATE "C" FROM unnest(COALESCE(p.called, '{}')) AS c
-               WHERE c = ANY(COALESCE(d.dropped, '{}')) ORDER BY 1)
+               WHERE c = ANY(d.offered) AND c <> ALL(d.selected) ORDER BY 1)
        FROM pairs p
       WHERE d.tenant_id = p.tenant_id AND d.id = p.decision_id
      RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration, d.ts,

@@ -63,9 +63,9 @@ beforeAll(async () => {
     `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
                             ts, offered_count, selected_count, dropped_count, dropped_tokens,
                             reinstatements, empty_palette_warnings, stage_errors,
-                            offered, selected, dropped, trace, warnings)
+                            offered, selected, trace, warnings)
      SELECT $1, 'e-' || n, 'run-1', 'action', 'observe', n, 0, $2::timestamptz + n * interval '1 s',
-            3, 3, 0, 0, 0, 0, 0, $3, $3, '{}', ($4::text[])[n]::json, '[]'
+            3, 3, 0, 0, 0, 0, 0, $3, $3, ($4::text[])[n]::json, '[]'
        FROM generate_series(1, $5::int) AS n`,
     [TENANT, new Date(start), OFFERED, entries, entries.length],
   );
@@ -127,13 +127,13 @@ describe("reading a window in slices", () => {
       `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
                               ts, offered_count, selected_count, dropped_count, dropped_tokens,
                               reinstatements, empty_palette_warnings, stage_errors,
-                              offered, selected, dropped, trace, warnings)
+                              offered, selected, trace, warnings)
        SELECT $1, 'e-' || n, 'run-' || (n / 8), CASE WHEN n % 10 = 0 THEN 'planner' ELSE 'action' END,
               'observe', n % 8, 0,
               $2::timestamptz + CASE WHEN n < 400 THEN n * interval '1 s'
                                      WHEN n < 520 THEN interval '500 s'
                                      ELSE interval '600 s' + (n - 520) * interval '1 min' END,
-              1, 1, 0, 0, 0, 0, 0, '{a}', '{a}', '{}', '[]', '[]'
+              1, 1, 0, 0, 0, 0, 0, '{a}', '{a}', '[]', '[]'
          FROM generate_series(0, 719) AS n`,
       [SLICED, new Date(start)],
     );

@@ -119,9 +119,9 @@ async function unanalysedDatabase(): Promise<TestDatabase> {
       `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
                               ts, offered_count, selected_count, dropped_count, dropped_tokens,
                               reinstatements, empty_palette_warnings, stage_errors,
-                              offered, selected, dropped, trace, warnings)
+                              offered, selected, trace, warnings)
        SELECT 'stored', 'e-' || n, 'run-' || (n / 8), 'action', 'observe', n % 8, 0,
-              $1, 2, 1, 1, 10, 0, 0, 0, '{a,b}', '{a}', '{b}', '[]', '[]'
+              $1, 2, 1, 1, 10, 0, 0, 0, '{a,b}', '{a}', '[]', '[]'
          FROM generate_series(1, $2::int) AS n`,
       [ts, STORED_ROWS / 2],
     );

@@ -369,7 +369,7 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     const response = await postBatch(baseUrl, key, [decision, outcome]);
     expect(response.status).toBe(200);
     const { rows } = await db.query(
-      `SELECT offered, selected, dropped, trace, warnings, intent, intent_label, model, agent,
+      `SELECT offered, selected, trace, warnings, intent, intent_label, model, agent,
               config_version, palette_identity, called, harmful_tools
          FROM decisions WHERE tenant_id = $1`,
       [tenant],
@@ -378,7 +378,6 @@ describe("POST /api/ingest: idempotency and rollups", () => {
       {
         offered: names,
         selected: names.slice(0, 4),
-        dropped: names.slice(4),
         trace: compactTrace(decision.trace, names),
         warnings: decision.warnings,
         intent: decision.intent,
@@ -481,14 +480,14 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     });
     expect((await postBatch(baseUrl, key, [decision])).status).toBe(200);
     const { rows } = await db.query(
-      "SELECT has_outcome, called, harmful_tools, dropped, reinstatements, empty_palette_warnings FROM decisions WHERE event_id = $1",
+      "SELECT has_outcome, called, harmful_tools, dropped_count, reinstatements, empty_palette_warnings FROM decisions WHERE event_id = $1",
       [decision.event_id],
     );
     expect(rows[0]).toEqual({
       has_outcome: true,
       called: ["refund_order", "lookup"],
       harmful_tools: ["refund_order"],
-      dropped: ["refund_order"],
+      dropped_count: 1,
       reinstatements: 1,
       empty_palette_warnings: 1,
     });

@@ -5,7 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MigrationError, migrate, readMigrations } from "@/lib/db/migrate";
-import { decisionEvent } from "@/lib/telemetry/events";
+import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { startAppServer } from "@/scripts/lib/app-server";
 import { dropDatabase, ensureDatabase } from "@/scripts/lib/local-postgres";
 import { seedApiKey } from "@/scripts/lib/seed-key";
@@ -21,6 +21,7 @@ const migratedUrl = inject("databaseUrl");
 const TOOL_ROLLUP_DAY = "20261204010000_tool_rollup_day";
 const TIME_PARTITIONS = "20261206000000_time_partitions";
 const ROLLUP_DAY = "20261209000000_rollup_day";
+const WITHOUT_DROPPED = "20261210000000_decisions_without_dropped";
 const serverUrl = new URL(migratedUrl);
 
 function databaseUrl(name: string): string {
@@ -268,6 +269,8 @@ describe("time_partitions migration", () => {
     await cp("prisma/migrations", dir, { recursive: true });
     const { rm } = await import("node:fs/promises");
     await rm(path.join(dir, TIME_PARTITIONS), { recursive: true });
+    // Decisions stored by that schema still had their `dropped` list.
+    await rm(path.join(dir, WITHOUT_DROPPED), { recursive: true });
     await migrate(url, { dir });
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -327,6 +330,11 @@ describe("time_partitions migration", () => {
       expect(new Set(placed.rows.slice(1).map((r) => r.part)).size).toBeGreaterThanOrEqual(3);
       const ids = await client.query("SELECT count(*)::int AS n FROM event_ids");
       expect(ids.rows[0].n).toBe(10);
+
+      await cp(path.join("prisma/migrations", WITHOUT_DROPPED), path.join(dir, WITHOUT_DROPPED), {
+        recursive: true,
+      });
+      await migrate(url, { dir });
 
       // Ingest on the migrated database: the stored ids are duplicates, whatever the
       // timestamp they come with; the waiting outcome is joined to a new decision; new ids
@@ -446,5 +454,86 @@ describe("schema drift", () => {
     expect(edited).not.toBe(schemaText);
     const drift = compareSchema(describeSchema(edited), await describeDatabase(client));
     expect(drift.missingInDatabase).toEqual(["index outcomes.outcomes_role_idx (role)"]);
+  });
+});
+
+describe("decisions_without_dropped migration", () => {
+  it("keeps every stored decision, and one stored before it still gets its harmful tools when its outcome comes", async () => {
+    const url = await scratchDatabase("without_dropped");
+    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
+    await cp("prisma/migrations", dir, { recursive: true });
+    const { rm } = await import("node:fs/promises");
+    await rm(path.join(dir, WITHOUT_DROPPED), { recursive: true });
+    await migrate(url, { dir });
+    const key = await seedApiKey(url, "t");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // Two decisions waiting for their outcome, one with a tool offered twice.
+      for (const [iteration, offered] of [
+        [0, ["a", "b", "c"]],
+        [1, ["a", "b", "a"]],
+      ] as const) {
+        await client.query(
+          `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
+             ts, offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
+             empty_palette_warnings, stage_errors, offered, selected, dropped, trace, warnings)
+           VALUES ('t', $1, 'run-1', 'action', 'observe', $2, 0, now(), $3, 1, 2, 40, 0, 0, 0,
+                   $4, '{a}', $5, '[]', '[]')`,
+          [`d-${iteration}`, iteration, offered.length, offered, offered.slice(1)],
+        );
+      }
+      const snapshot = async () =>
+        (
+          await client.query(
+            `SELECT md5(string_agg((to_jsonb(d) - 'dropped')::text, '|' ORDER BY id)) AS rows,
+                    count(*)::int AS n
+               FROM decisions d`,
+          )
+        ).rows[0];
+      const before = await snapshot();
+      expect(before.n).toBe(2);
+
+      await cp(path.join("prisma/migrations", WITHOUT_DROPPED), path.join(dir, WITHOUT_DROPPED), {
+        recursive: true,
+      });
+      await migrate(url, { dir });
+      expect(await snapshot()).toEqual(before);
+      const columns = await client.query(
+        `SELECT count(*)::int AS n FROM information_schema.columns
+          WHERE table_name LIKE 'decisions%' AND column_name = 'dropped'`,
+      );
+      expect(columns.rows[0].n).toBe(0);
+
+      // The outcomes, on the migrated database: what they called that `offered` has and
+      // `selected` has not is a harmful drop, as the stored list said.
+      const app = await startAppServer({ databaseUrl: url });
+      try {
+        const outcomes = [
+          outcomeEvent({ run_id: "run-1", iteration: 0, called: ["c", "a", "z"], tenant_id: "t" }),
+          outcomeEvent({ run_id: "run-1", iteration: 1, called: ["b", "b"], tenant_id: "t" }),
+        ];
+        expect((await postBatch(app.baseUrl, key, outcomes)).status).toBe(200);
+      } finally {
+        await app.stop();
+      }
+      const joined = await client.query(
+        "SELECT iteration, has_outcome, harmful_tools FROM decisions ORDER BY iteration",
+      );
+      expect(joined.rows).toEqual([
+        { iteration: 0, has_outcome: true, harmful_tools: ["c"] },
+        { iteration: 1, has_outcome: true, harmful_tools: ["b"] },
+      ]);
+      const tools = await client.query(
+        `SELECT tool, sum(harmful_drops)::int AS harmful FROM tool_rollup_hour
+          GROUP BY tool HAVING sum(harmful_drops) > 0 ORDER BY tool`,
+      );
+      expect(tools.rows).toEqual([
+        { tool: "b", harmful: 1 },
+        { tool: "c", harmful: 1 },
+      ]);
+    } finally {
+      await client.end();
+    }
   });
 });

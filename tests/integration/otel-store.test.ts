@@ -108,7 +108,7 @@ async function snapshot(t: string): Promise<Snapshot> {
   const q = async (sql: string) => (await db.query(sql, [t])).rows;
   return {
     decisions: await q(
-      `SELECT event_id, run_id, role, mode, iteration, turn_hop_index, ts, offered, selected, dropped,
+      `SELECT event_id, run_id, role, mode, iteration, turn_hop_index, ts, offered, selected,
               dropped_tokens, model, agent, has_outcome, called, harmful_tools
          FROM decisions WHERE tenant_id = $1 ORDER BY event_id`,
     ),

@@ -481,7 +481,7 @@ describe("routed agents: routelens.* attributes written by recordRouteTurn", () 
     const columns = `event_id, run_id, role, mode, iteration, turn_hop_index, ts, offered_count,
       selected_count, dropped_count, dropped_tokens, reinstatements, empty_palette_warnings,
       stage_errors, forced_choice, palette_identity, config_version, model, agent, intent_label,
-      offered, selected, dropped, trace::text, warnings::text, has_outcome, called, harmful_tools`;
+      offered, selected, trace::text, warnings::text, has_outcome, called, harmful_tools`;
     const read = (tenantId: string) =>
       db.query(
         `SELECT ${columns} FROM decisions WHERE tenant_id = $1 AND run_id = $2 ORDER BY iteration`,

@@ -372,7 +372,7 @@ describe("views' queries on the helper", () => {
         dropped: number;
       }>(
         `SELECT o.tool AS "tool", count(*) AS "offered",
-                count(*) FILTER (WHERE o.tool = ANY(d.dropped)) AS "dropped"
+                count(*) FILTER (WHERE o.tool <> ALL(d.selected)) AS "dropped"
            FROM decisions d CROSS JOIN LATERAL unnest(d.offered) AS o(tool)
           WHERE d.ts >= $1 AND d.ts < $2 AND d.tenant_id = $3
             AND ($4::text IS NULL OR d.role = $4) AND ($5::text IS NULL OR d.mode = $5)

@@ -130,8 +130,13 @@ function rawScans(node: PlanNode, out: RawScan[] = []): RawScan[] {
 
 /** `tenant_id = 'acme'` or `tenant_id = $1`: the scan reads one tenant. */
 const ONE_TENANT = /\btenant_id\)?(?:::[a-z ]+)?\s*=\s*(?:\$\d+|'(?:[^']|'')*')/;
-/** `tenant_id = k.tenant_id`: the scan reads the tenant of each key it is probed with. */
-const KEYED_TENANT = /\btenant_id\)?(?:::[a-z ]+)?\s*=\s*\(?\w+\.tenant_id\b/;
+/**
+ * `tenant_id = k.tenant_id`, or the same written the other way round (`k.tenant_id =
+ * (tenant_id)::text`, as PostgreSQL prints some sequential scans of small partitions): the scan
+ * reads the tenant of each key it is probed with.
+ */
+const KEYED_TENANT =
+  /\btenant_id\)?(?:::[a-z ]+)?\s*=\s*\(?\w+\.tenant_id\b|\b\w+\.tenant_id\s*=\s*\(?tenant_id\b/;
 
 const boundToOneTenant = (scan: RawScan) => scan.conditions.some((c) => ONE_TENANT.test(c));
 

@@ -84,10 +84,10 @@ export async function insertUnroutedRun(db: pg.Pool | pg.Client, run: SeededRun)
     await db.query(
       `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
          offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
-         empty_palette_warnings, stage_errors, model, agent, offered, selected, dropped, trace,
+         empty_palette_warnings, stage_errors, model, agent, offered, selected, trace,
          warnings, has_outcome, called)
        VALUES ($1, $2, $3, $4, 'off', $5, $5, $6, $7, $7, 0, 0, 0, 0, 0, 'mock-model', $4,
-         $8, $8, '{}', '[]', '[]', $9, $10)`,
+         $8, $8, '[]', '[]', $9, $10)`,
       [
         run.tenant,
         `otel:${traceId}:${spanId}`,

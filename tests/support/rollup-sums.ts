@@ -56,7 +56,9 @@ const toolsRaw = (unit: "hour" | "day") => `
         FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.selected) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 1, 0, 0, 0
-        FROM decisions d, LATERAL unnest(d.dropped) AS t(tool) WHERE d.tenant_id = $1
+        FROM decisions d,
+             LATERAL (SELECT DISTINCT o AS tool FROM unnest(d.offered) AS o WHERE o <> ALL(d.selected)) t
+       WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 1, 0, 0
         FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.called) AS tool) t

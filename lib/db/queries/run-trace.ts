@@ -14,6 +14,7 @@ import type {
 } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
 import { expandTrace } from "@/lib/db/stored-trace";
+import { droppedTools } from "@/lib/ingest/events";
 
 export interface RunDecisionsPage {
   offset: number;
@@ -22,13 +23,13 @@ export interface RunDecisionsPage {
   issuesOnly?: boolean;
 }
 
-type RawDecision = Omit<DecisionRecord, "ts"> & { ts: Date };
+type RawDecision = Omit<DecisionRecord, "ts" | "dropped"> & { ts: Date };
 
 /** The columns of a `DecisionRecord`. */
 const DECISION_COLUMNS = `id, iteration, ts, role, mode, turn_hop_index AS "turnHopIndex", model, agent,
   forced_choice AS "forcedChoice", config_version AS "configVersion", intent,
   coalesce(offered, '{}') AS offered, coalesce(selected, '{}') AS selected,
-  coalesce(dropped, '{}') AS dropped, dropped_tokens AS "droppedTokens",
+  dropped_tokens AS "droppedTokens",
   reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
   stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome",
   coalesce(called, '{}') AS called, coalesce(harmful_tools, '{}') AS "harmfulTools"`;
@@ -38,6 +39,7 @@ function toDecisionRecord(row: RawDecision): DecisionRecord {
     ...row,
     id: Number(row.id),
     ts: row.ts.toISOString(),
+    dropped: droppedTools(row.offered, row.selected),
     trace: expandTrace(row.trace, row.offered),
   };
 }
@@ -241,7 +243,7 @@ export async function listPageSpans(
   return { calls, toolRuns };
 }
 
-type RawExportRow = Omit<DecisionExportRow, "ts"> & { ts: Date; tsKey: string };
+type RawExportRow = Omit<DecisionExportRow, "ts" | "dropped"> & { ts: Date; tsKey: string };
 
 /**
  * Every decision of the run in iteration order (the iterations CSV), `batchSize` at a time and
@@ -266,7 +268,7 @@ export async function* listRunDecisionsInBatches(
               turn_hop_index AS "turnHopIndex", model, agent, forced_choice AS "forcedChoice",
               config_version AS "configVersion", intent,
               coalesce(offered, '{}') AS offered, coalesce(selected, '{}') AS selected,
-              coalesce(dropped, '{}') AS dropped, dropped_tokens AS "droppedTokens",
+              dropped_tokens AS "droppedTokens",
               reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
               stage_errors AS "stageErrors", has_outcome AS "hasOutcome",
               coalesce(called, '{}') AS called, coalesce(harmful_tools, '{}') AS "harmfulTools"
@@ -287,6 +289,7 @@ export async function* listRunDecisionsInBatches(
       ...row,
       id: Number(row.id),
       ts: row.ts.toISOString(),
+      dropped: droppedTools(row.offered, row.selected),
     }));
     if (rows.length < limit) return;
   }
