@@ -38,7 +38,7 @@ const DATA_DIR = ".data/bench-dashboard";
 const LOCK_FILE = ".data/bench-dashboard.lock";
 const DATABASE = "routelens_bench_dashboard";
 /** Bump when the generated data set changes shape, so old loads are not reused. */
-const DATA_VERSION = 6;
+const DATA_VERSION = 7;
 /** Issue 17's targets: every page p95 ≤ 150 ms, the overview ≤ 100 ms. */
 const TARGET_P95_MS = 150;
 const OVERVIEW_P95_MS = 100;
@@ -148,6 +148,20 @@ SELECT tenant, oc, sc, v, offered,
        END AS warnings
   FROM lists`;
 
+/**
+ * Each tenant's offered lists into `palettes`, as ingest stores them (keyed by the SHA-256 of
+ * the list as JSON), and their ids into `bench_palettes` for the decisions to name.
+ */
+const STORE_PALETTES = `
+ALTER TABLE bench_palettes ADD COLUMN palette_id bigint;
+INSERT INTO palettes (tenant_id, hash, tools)
+SELECT DISTINCT tenant, sha256(convert_to(to_json(offered)::text, 'UTF8')), offered
+  FROM bench_palettes ORDER BY 1, 2
+    ON CONFLICT (tenant_id, hash) DO NOTHING;
+UPDATE bench_palettes b SET palette_id = p.id
+  FROM palettes p
+ WHERE p.tenant_id = b.tenant AND p.hash = sha256(convert_to(to_json(b.offered)::text, 'UTF8'));`;
+
 /** Positions a-1 … b-1 of the PostgreSQL slice [a:b] (0-based, as a stored trace writes them); NULL when empty. */
 const CREATE_POSITIONS = `
 CREATE FUNCTION pg_temp.bench_positions(a int, b int) RETURNS jsonb LANGUAGE sql IMMUTABLE AS
@@ -163,14 +177,14 @@ const INSERT_DECISIONS = `
 INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
   offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
   empty_palette_warnings, stage_errors, forced_choice, palette_identity, config_version, model,
-  agent, intent_label, offered, selected, trace, warnings, intent, has_outcome, called,
+  agent, intent_label, palette_id, selected, trace, warnings, intent, has_outcome, called,
   harmful_tools)
 SELECT s.tenant, 'e-' || s.g, s.run_id, s.role, s.mode, s.it, s.it % 3, s.ts,
        p.oc, p.sc, p.oc - p.sc, p.dropped_tokens + (s.g % 7),
        (s.v = 1)::int, (s.v = 2)::int, (s.v = 3)::int, p.forced_choice, NULL,
        CASE WHEN s.tn = 1 AND s.ts > $2::timestamptz - interval '10 days' THEN 'cfg-b' ELSE 'cfg-a' END,
        'model-' || (s.g % 3), 'bench-agent', 'action',
-       p.offered, p.selected, p.trace, p.warnings,
+       p.palette_id, p.selected, p.trace, p.warnings,
        jsonb_build_object('label', 'action', 'matched_tool_keywords', '[]'::jsonb),
        s.has_outcome,
        CASE WHEN NOT s.has_outcome THEN '{}'::text[]
@@ -203,11 +217,11 @@ const INSERT_LONG_RUN = `
 INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
   offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
   empty_palette_warnings, stage_errors, forced_choice, config_version, model, agent,
-  offered, selected, trace, warnings, has_outcome, called, harmful_tools)
+  palette_id, selected, trace, warnings, has_outcome, called, harmful_tools)
 SELECT $1, 'long-' || it, $2, ($4::text[])[1 + it % 4], 'observe', it, it % 5,
        $3::timestamptz - ($5::int + 1800) * interval '1 second' + it * interval '1 second',
        p.oc, p.sc, p.oc - p.sc, p.dropped_tokens, (p.v = 1)::int, (p.v = 2)::int, (p.v = 3)::int,
-       p.forced_choice, 'cfg-a', 'model-1', 'bench-agent', p.offered, p.selected,
+       p.forced_choice, 'cfg-a', 'model-1', 'bench-agent', p.palette_id, p.selected,
        p.trace, p.warnings, true,
        CASE WHEN it % 25 = 0 THEN ARRAY[p.selected[1], p.dropped[1]] ELSE ARRAY[p.selected[1]] END,
        CASE WHEN it % 25 = 0 THEN ARRAY[p.dropped[1]] ELSE '{}'::text[] END
@@ -400,6 +414,7 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
       inParts(async (client) => {
         await client.query(CREATE_POSITIONS);
         await client.query(CREATE_PALETTES, [TENANTS, TOOL_NAMES]);
+        await client.query(STORE_PALETTES);
         await client.query("ANALYZE bench_palettes");
       }),
     );

@@ -42,7 +42,10 @@ const WARMUP = 10_000;
 async function insertFloor(pool: pg.Pool, events: ToolRoutingDecision[], concurrency: number) {
   const batches: Buffer[] = [];
   for (let i = 0; i < events.length; i += BATCH) {
-    const rows = events.slice(i, i + BATCH).map((event) => toDecisionRow("floor", event));
+    // Stored rows name their offered list by a palette id; finding it is ingest's work.
+    const rows = events
+      .slice(i, i + BATCH)
+      .map((event) => ({ ...toDecisionRow("floor", event), palette_id: 1 }));
     batches.push(copyData(rows, decisionLine));
   }
   const statement = `COPY decisions (${DECISION_COLUMNS.join(", ")}) FROM STDIN`;

@@ -23,6 +23,7 @@ export const DISTRIBUTED_TABLES = [
   "otel_spans",
   "otel_call_rollup_hour",
   "tool_sizes",
+  "palettes",
   "backtests",
   "routing_configs",
 ] as const;

@@ -24,11 +24,13 @@ export type TenantTableName = TenantTable["name"];
 export const TENANT_TABLE_NAMES: readonly TenantTableName[] = TENANT_TABLES.map((t) => t.name);
 
 /**
- * The tenant's data tables, its tools' size estimates (kept as last seen, never pruned) and its
- * API keys: everything deleted with a tenant.
+ * The tenant's data tables, its tools' size estimates (kept as last seen, never pruned), its
+ * tool lists (`palettes`, named by its decisions; never pruned, a few per agent) and its API
+ * keys: everything deleted with a tenant.
  */
 export const TENANT_SCOPED_TABLES: readonly string[] = [
   ...TENANT_TABLE_NAMES,
   "tool_sizes",
+  "palettes",
   "api_keys",
 ];

@@ -36,7 +36,7 @@ describe("COPY text encoding", () => {
   it("writes one line per row with one field per column", () => {
     const decisions = [decisionEvent({ model: null }), decisionEvent({ model: "m\tx" })];
     const text = copyData(
-      decisions.map((e) => toDecisionRow("acme", e)),
+      decisions.map((e, i) => ({ ...toDecisionRow("acme", e), palette_id: 7 + i })),
       decisionLine,
     ).toString("utf8");
     const lines = text.split("\n");
@@ -48,6 +48,12 @@ describe("COPY text encoding", () => {
     const model = DECISION_COLUMNS.indexOf("model");
     expect(lines[0]?.split("\t")[model]).toBe("\\N");
     expect(lines[1]?.split("\t")[model]).toBe("m\\tx");
+    const palette = DECISION_COLUMNS.indexOf("palette_id");
+    expect(lines.slice(0, 2).map((line) => line.split("\t")[palette])).toEqual(["7", "8"]);
+    // A decision without its palette would be stored without its offered list.
+    expect(() =>
+      decisionLine(toDecisionRow("acme", decisions[0] as (typeof decisions)[0])),
+    ).toThrow("has no palette id");
 
     const outcome = outcomeLine(toOutcomeRow("acme", outcomeEvent({ error: null })));
     expect(outcome.split("\n")[0]?.split("\t")).toHaveLength(OUTCOME_COLUMNS.length);

@@ -73,7 +73,7 @@ export const DECISION_COLUMNS = [
   "model",
   "agent",
   "intent_label",
-  "offered",
+  "palette_id",
   "selected",
   "trace",
   "warnings",
@@ -82,6 +82,8 @@ export const DECISION_COLUMNS = [
 
 /** One decision's COPY line, columns in the order of DECISION_COLUMNS. */
 export function decisionLine(r: DecisionRow): string {
+  // Without its palette the decision would lose its offered list: refuse rather than store it.
+  if (r.palette_id === null) throw new Error(`Decision ${r.event_id} has no palette id.`);
   return (
     `${copyText(r.tenant_id)}\t${copyText(r.event_id)}\t${copyText(r.run_id)}\t` +
     `${copyText(r.role)}\t${copyText(r.mode)}\t${r.iteration}\t${r.turn_hop_index}\t${r.ts}\t` +
@@ -89,7 +91,7 @@ export function decisionLine(r: DecisionRow): string {
     `${r.reinstatements}\t${r.empty_palette_warnings}\t${r.stage_errors}\t` +
     `${copyNullable(r.forced_choice)}\t${copyNullable(r.palette_identity)}\t${copyText(r.config_version)}\t` +
     `${copyNullable(r.model)}\t${copyNullable(r.agent)}\t${copyNullable(r.intent_label)}\t` +
-    `${copyTextArray(r.offered)}\t${copyTextArray(r.selected)}\t` +
+    `${r.palette_id}\t${copyTextArray(r.selected)}\t` +
     `${copyJson(r.trace)}\t${copyJson(r.warnings)}\t${copyJson(r.intent)}\n`
   );
 }

@@ -157,7 +157,10 @@ export interface DecisionRow {
   model: string | null;
   agent: string | null;
   intent_label: string | null;
+  /** Not a column: stored once per tenant in `palettes` (lib/ingest/palettes.ts). */
   offered: string[];
+  /** The `palettes` row of `offered`, set in the transaction that stores the decision. */
+  palette_id: number | null;
   selected: string[];
   dropped: string[];
   /** In its stored form: names as positions in `offered` (lib/db/stored-trace.ts). */
@@ -247,6 +250,7 @@ export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): Dec
     agent: event.agent ?? null,
     intent_label: event.intent?.label ?? null,
     offered: event.offered,
+    palette_id: null,
     selected: event.selected,
     dropped,
     trace: compactTrace(event.trace, event.offered),

@@ -37,6 +37,7 @@ import {
 } from "./copy";
 import { insertEventIds } from "./event-ids";
 import { type DecisionRow, harmfulTools, type OutcomeRow } from "./events";
+import { type LearnedPalettes, offeredOf, rememberPalettes, resolvePalettes } from "./palettes";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
 import { aggregateDeltas, type JoinedDecision, joinedDecision } from "./rollups";
 import { upsertDecisionToolSizes } from "./tool-sizes";
@@ -62,6 +63,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
 
   const client = await getPool().connect();
   const created = new Set<string>();
+  let palettes: LearnedPalettes = [];
   try {
     await client.query("BEGIN");
     await client.query(
@@ -89,6 +91,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
       (key) => waiting.has(key) || unjoined.has(key),
     );
     await insertEventIds(client, [...newDecisions, ...newOutcomes]);
+    palettes = await resolvePalettes(client, newDecisions);
     await insertDecisions(client, newDecisions, here.joinedOf);
     await insertOutcomes(client, newOutcomes, here.joinedOutcomes);
     await upsertDecisionToolSizes(client, newDecisions);
@@ -107,6 +110,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
     throw error;
   }
   client.release();
+  rememberPalettes(palettes);
 
   return items.map((item, i) => {
     const key = eventKey(item.row.tenant_id, item.row.event_id);
@@ -302,6 +306,9 @@ async function insertOutcomes(
   await copyRows(client, statement, rows, (row) => joinedOutcomeLine(row, joined.has(row)));
 }
 
+/** A stored decision's offered list in the join below, where the decision is `d`. */
+const OFFERED_OF_D = offeredOf("d");
+
 /**
  * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
  * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first.
@@ -350,14 +357,14 @@ async function joinOutcomes(
             called = COALESCE(p.called, '{}'),
             harmful_tools = ARRAY(
               SELECT DISTINCT c COLLATE "C" FROM unnest(COALESCE(p.called, '{}')) AS c
-               WHERE c = ANY(d.offered) AND c <> ALL(d.selected) ORDER BY 1)
+               WHERE c = ANY(${OFFERED_OF_D}) AND c <> ALL(d.selected) ORDER BY 1)
        FROM pairs p
       WHERE d.tenant_id = p.tenant_id AND d.id = p.decision_id
      RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration, d.ts,
                -- As JSON: node-postgres reads json with JSON.parse, a text[] with a parser
                -- written in JavaScript several times slower.
                to_json(d.called) AS called, to_json(d.harmful_tools) AS harmful_tools,
-               to_json(d.offered) AS offered, to_json(d.selected) AS selected`,
+               to_json(${OFFERED_OF_D}) AS offered, to_json(d.selected) AS selected`,
     [JSON.stringify(keys)],
   );
   return rows;

@@ -38,6 +38,7 @@ import {
   toDecisionRow,
   toOutcomeRow,
 } from "@/lib/ingest/events";
+import { type LearnedPalettes, rememberPalettes, resolvePalettes } from "@/lib/ingest/palettes";
 import { writeAggregatesAndCommit } from "@/lib/ingest/rollup-upserts";
 import {
   aggregateDeltas,
@@ -137,6 +138,7 @@ async function writeTransaction(
   lookUpStoredEvents: boolean,
 ): Promise<void> {
   const client = await getPool().connect();
+  let palettes: LearnedPalettes = [];
   try {
     await client.query("BEGIN");
     await lockRunsAndTraces(client, tenant, spans);
@@ -156,6 +158,10 @@ async function writeTransaction(
         lookUpStoredEvents,
       );
       await insertEventIds(client, [...decisions.map((d) => d.row), ...outcomes]);
+      palettes = await resolvePalettes(
+        client,
+        decisions.map((d) => d.row),
+      );
       await copyRows(
         client,
         `COPY decisions (${JOINED_DECISION_COLUMNS.join(", ")}) FROM STDIN`,
@@ -186,6 +192,7 @@ async function writeTransaction(
     throw error;
   }
   client.release();
+  rememberPalettes(palettes);
 }
 
 const spanKey = (s: { traceId: string; spanId: string }) => `${s.traceId}:${s.spanId}`;

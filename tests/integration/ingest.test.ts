@@ -3,6 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { compactTrace, expandTrace } from "@/lib/db/stored-trace";
 import { encodePaletteIdentity } from "@/lib/ingest/events";
+import { offeredOf } from "@/lib/ingest/palettes";
 import { createApiKey, revokeApiKey } from "@/lib/keys";
 import { decisionEvent, outcomeEvent, stageRecord } from "@/lib/telemetry/events";
 import { postBatch } from "../support/http";
@@ -369,7 +370,7 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     const response = await postBatch(baseUrl, key, [decision, outcome]);
     expect(response.status).toBe(200);
     const { rows } = await db.query(
-      `SELECT offered, selected, trace, warnings, intent, intent_label, model, agent,
+      `SELECT ${offeredOf("decisions")} AS offered, selected, trace, warnings, intent, intent_label, model, agent,
               config_version, palette_identity, called, harmful_tools
          FROM decisions WHERE tenant_id = $1`,
       [tenant],

@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MigrationError, migrate, readMigrations } from "@/lib/db/migrate";
+import { offeredOf, paletteHash } from "@/lib/ingest/palettes";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { startAppServer } from "@/scripts/lib/app-server";
 import { dropDatabase, ensureDatabase } from "@/scripts/lib/local-postgres";
@@ -22,6 +23,14 @@ const TOOL_ROLLUP_DAY = "20261204010000_tool_rollup_day";
 const TIME_PARTITIONS = "20261206000000_time_partitions";
 const ROLLUP_DAY = "20261209000000_rollup_day";
 const WITHOUT_DROPPED = "20261210000000_decisions_without_dropped";
+const PALETTES = "20261211000000_palettes";
+
+/** Puts migrations held back from `dir` back in, to be applied by the next `migrate`. */
+async function restore(dir: string, ...names: string[]): Promise<void> {
+  for (const name of names) {
+    await cp(path.join("prisma/migrations", name), path.join(dir, name), { recursive: true });
+  }
+}
 const serverUrl = new URL(migratedUrl);
 
 function databaseUrl(name: string): string {
@@ -269,8 +278,9 @@ describe("time_partitions migration", () => {
     await cp("prisma/migrations", dir, { recursive: true });
     const { rm } = await import("node:fs/promises");
     await rm(path.join(dir, TIME_PARTITIONS), { recursive: true });
-    // Decisions stored by that schema still had their `dropped` list.
+    // Decisions stored by that schema still had their `dropped` list, and no palette.
     await rm(path.join(dir, WITHOUT_DROPPED), { recursive: true });
+    await rm(path.join(dir, PALETTES), { recursive: true });
     await migrate(url, { dir });
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -331,9 +341,7 @@ describe("time_partitions migration", () => {
       const ids = await client.query("SELECT count(*)::int AS n FROM event_ids");
       expect(ids.rows[0].n).toBe(10);
 
-      await cp(path.join("prisma/migrations", WITHOUT_DROPPED), path.join(dir, WITHOUT_DROPPED), {
-        recursive: true,
-      });
+      await restore(dir, WITHOUT_DROPPED, PALETTES);
       await migrate(url, { dir });
 
       // Ingest on the migrated database: the stored ids are duplicates, whatever the
@@ -464,6 +472,7 @@ describe("decisions_without_dropped migration", () => {
     await cp("prisma/migrations", dir, { recursive: true });
     const { rm } = await import("node:fs/promises");
     await rm(path.join(dir, WITHOUT_DROPPED), { recursive: true });
+    await rm(path.join(dir, PALETTES), { recursive: true });
     await migrate(url, { dir });
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -486,7 +495,7 @@ describe("decisions_without_dropped migration", () => {
       const snapshot = async () =>
         (
           await client.query(
-            `SELECT md5(string_agg((to_jsonb(d) - 'dropped')::text, '|' ORDER BY id)) AS rows,
+            `SELECT md5(string_agg((to_jsonb(d) - 'dropped' - 'palette_id')::text, '|' ORDER BY id)) AS rows,
                     count(*)::int AS n
                FROM decisions d`,
           )
@@ -494,9 +503,7 @@ describe("decisions_without_dropped migration", () => {
       const before = await snapshot();
       expect(before.n).toBe(2);
 
-      await cp(path.join("prisma/migrations", WITHOUT_DROPPED), path.join(dir, WITHOUT_DROPPED), {
-        recursive: true,
-      });
+      await restore(dir, WITHOUT_DROPPED, PALETTES);
       await migrate(url, { dir });
       expect(await snapshot()).toEqual(before);
       const columns = await client.query(
@@ -531,6 +538,77 @@ describe("decisions_without_dropped migration", () => {
       expect(tools.rows).toEqual([
         { tool: "b", harmful: 1 },
         { tool: "c", harmful: 1 },
+      ]);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe("palettes migration", () => {
+  it("keeps the lists of decisions stored before it, and stores each new list once per tenant", async () => {
+    const url = await scratchDatabase("palettes");
+    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
+    await cp("prisma/migrations", dir, { recursive: true });
+    const { rm } = await import("node:fs/promises");
+    await rm(path.join(dir, PALETTES), { recursive: true });
+    await migrate(url, { dir });
+    const keyT = await seedApiKey(url, "t");
+    const keyU = await seedApiKey(url, "u");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
+           ts, offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
+           empty_palette_warnings, stage_errors, offered, selected, trace, warnings)
+         VALUES ('t', 'd-old', 'run-1', 'action', 'observe', 0, 0, now(), 2, 1, 1, 40, 0, 0, 0,
+                 '{old_a,old_b}', '{old_a}', '[]', '[]')`,
+      );
+      await restore(dir, PALETTES);
+      await migrate(url, { dir });
+
+      const app = await startAppServer({ databaseUrl: url });
+      try {
+        const long = ["lookup", "refund_order", 'quo"te', "caf\u00e9"];
+        const decision = (iteration: number, offered: string[], tenant: string) =>
+          decisionEvent({
+            run_id: "run-1",
+            iteration,
+            offered,
+            selected: offered.slice(0, 1),
+            tenant_id: tenant,
+          });
+        // The same list twice in one request and again in the next; another list; the same
+        // list under another tenant.
+        const first = [decision(1, long, "t"), decision(2, long, "t"), decision(3, ["x"], "t")];
+        expect((await postBatch(app.baseUrl, keyT, first)).status).toBe(200);
+        expect((await postBatch(app.baseUrl, keyT, [decision(4, long, "t")])).status).toBe(200);
+        expect((await postBatch(app.baseUrl, keyU, [decision(1, long, "u")])).status).toBe(200);
+      } finally {
+        await app.stop();
+      }
+      const stored = await client.query(
+        `SELECT d.tenant_id, d.iteration, d.palette_id IS NOT NULL AS named, d.offered IS NULL AS bare,
+                ${offeredOf("d")} AS offered
+           FROM decisions d ORDER BY d.tenant_id, d.iteration`,
+      );
+      const long = ["lookup", "refund_order", 'quo"te', "caf\u00e9"];
+      expect(stored.rows).toEqual([
+        { tenant_id: "t", iteration: 0, named: false, bare: false, offered: ["old_a", "old_b"] },
+        { tenant_id: "t", iteration: 1, named: true, bare: true, offered: long },
+        { tenant_id: "t", iteration: 2, named: true, bare: true, offered: long },
+        { tenant_id: "t", iteration: 3, named: true, bare: true, offered: ["x"] },
+        { tenant_id: "t", iteration: 4, named: true, bare: true, offered: long },
+        { tenant_id: "u", iteration: 1, named: true, bare: true, offered: long },
+      ]);
+      const palettes = await client.query(
+        `SELECT tenant_id, tools, encode(hash, 'hex') AS hash FROM palettes ORDER BY tenant_id, cardinality(tools)`,
+      );
+      expect(palettes.rows).toEqual([
+        { tenant_id: "t", tools: ["x"], hash: paletteHash(["x"]) },
+        { tenant_id: "t", tools: long, hash: paletteHash(long) },
+        { tenant_id: "u", tools: long, hash: paletteHash(long) },
       ]);
     } finally {
       await client.end();

@@ -5,6 +5,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { offeredOf } from "@/lib/ingest/palettes";
 import { storeSpans } from "@/lib/otlp/store";
 import type { OtlpSpan } from "@/lib/otlp/types";
 import {
@@ -108,7 +109,7 @@ async function snapshot(t: string): Promise<Snapshot> {
   const q = async (sql: string) => (await db.query(sql, [t])).rows;
   return {
     decisions: await q(
-      `SELECT event_id, run_id, role, mode, iteration, turn_hop_index, ts, offered, selected,
+      `SELECT event_id, run_id, role, mode, iteration, turn_hop_index, ts, ${offeredOf("decisions")} AS offered, selected,
               dropped_tokens, model, agent, has_outcome, called, harmful_tools
          FROM decisions WHERE tenant_id = $1 ORDER BY event_id`,
     ),

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { startRoutelensTracing } from "@/examples/otel/ai-sdk-tracing";
 import { routelensMiddleware } from "@/examples/otel/routed-agent";
+import { offeredOf } from "@/lib/ingest/palettes";
 import { createApiKey } from "@/lib/keys";
 import { joinToolRuns } from "@/lib/otlp/join-tool-runs";
 import type { TelemetryEvent } from "@/lib/schemas/events";
@@ -93,7 +94,7 @@ interface StoredDecision {
 /** What is stored for a run: its decisions in iteration order, and each tool run's call. */
 async function storedRun(runId: string, tenantId = tenant) {
   const decisions = await db.query<StoredDecision>(
-    `SELECT event_id, mode, role, iteration, offered, selected, called, has_outcome
+    `SELECT event_id, mode, role, iteration, ${offeredOf("decisions")} AS offered, selected, called, has_outcome
        FROM decisions WHERE tenant_id = $1 AND run_id = $2 ORDER BY iteration`,
     [tenantId, runId],
   );
@@ -481,7 +482,8 @@ describe("routed agents: routelens.* attributes written by recordRouteTurn", () 
     const columns = `event_id, run_id, role, mode, iteration, turn_hop_index, ts, offered_count,
       selected_count, dropped_count, dropped_tokens, reinstatements, empty_palette_warnings,
       stage_errors, forced_choice, palette_identity, config_version, model, agent, intent_label,
-      offered, selected, trace::text, warnings::text, has_outcome, called, harmful_tools`;
+      ${offeredOf("decisions")} AS offered, selected, trace::text, warnings::text, has_outcome,
+      called, harmful_tools`;
     const read = (tenantId: string) =>
       db.query(
         `SELECT ${columns} FROM decisions WHERE tenant_id = $1 AND run_id = $2 ORDER BY iteration`,

@@ -34,6 +34,7 @@ import {
 } from "@/lib/db/queries/rollup";
 import { SqlParams, whereClause } from "@/lib/db/queries/sql";
 import { listHarmfulDropHours } from "@/lib/db/queries/tools";
+import { offeredOf } from "@/lib/ingest/palettes";
 import { createApiKey } from "@/lib/keys";
 import type { RoutingMode, ToolRoutingDecision } from "@/lib/schemas/events";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
@@ -373,7 +374,7 @@ describe("views' queries on the helper", () => {
       }>(
         `SELECT o.tool AS "tool", count(*) AS "offered",
                 count(*) FILTER (WHERE o.tool <> ALL(d.selected)) AS "dropped"
-           FROM decisions d CROSS JOIN LATERAL unnest(d.offered) AS o(tool)
+           FROM decisions d CROSS JOIN LATERAL unnest(${offeredOf("d")}) AS o(tool)
           WHERE d.ts >= $1 AND d.ts < $2 AND d.tenant_id = $3
             AND ($4::text IS NULL OR d.role = $4) AND ($5::text IS NULL OR d.mode = $5)
           GROUP BY o.tool`,

@@ -13,6 +13,7 @@ import { getPool } from "@/lib/db/client";
 import { TENANT_SCOPED_TABLES } from "@/lib/db/tenant-tables";
 import { DEMO_PROFILES, DEMO_TENANT_IDS } from "@/lib/demo/profiles";
 import { unroutedDemoRuns } from "@/lib/demo/unrouted";
+import { offeredOf } from "@/lib/ingest/palettes";
 import { createApiKey } from "@/lib/keys";
 import { storeSpans } from "@/lib/otlp/store";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
@@ -249,10 +250,10 @@ describe("demo loader and reset", () => {
                 WHERE s.tenant_id = 'demo-support' AND EXISTS (
                   SELECT 1 FROM decisions d
                    WHERE d.tenant_id = 'demo-support' AND d.mode = 'off' AND d.role = 'triage'
-                     AND s.tool = ANY(d.offered))) AS sizes,
+                     AND s.tool = ANY(${offeredOf("d")}))) AS sizes,
               (SELECT count(*)::int FROM tool_sizes WHERE tenant_id = 'demo-support') AS "allSizes",
-              (SELECT count(DISTINCT tool)::int FROM decisions, unnest(offered) AS tool
-                WHERE tenant_id = 'demo-support') AS "offeredTools",
+              (SELECT count(DISTINCT tool)::int FROM decisions d, unnest(${offeredOf("d")}) AS tool
+                WHERE d.tenant_id = 'demo-support') AS "offeredTools",
               (SELECT coalesce(sum(unused_offers), 0)::int FROM tool_rollup_hour
                 WHERE tenant_id = 'demo-support' AND mode = 'off') AS unused`,
       [],

@@ -7,6 +7,7 @@
  * of addition.
  */
 import type pg from "pg";
+import { offeredOf } from "@/lib/ingest/palettes";
 
 const BUCKET_ROLLUP_MEASURES = `
   count(*)::bigint AS decisions,
@@ -50,14 +51,14 @@ const toolsRaw = (unit: "hour" | "day") => `
          sum(harmful)::bigint AS harmful_drops, sum(unused)::bigint AS unused_offers
     FROM (
       SELECT d.role, d.mode, d.ts, t.tool, 1 AS offered, 0 AS selected, 0 AS dropped, 0 AS called, 0 AS harmful, 0 AS unused
-        FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.offered) AS tool) t WHERE d.tenant_id = $1
+        FROM decisions d, LATERAL (SELECT DISTINCT unnest(${offeredOf("d")}) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 1, 0, 0, 0, 0
         FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.selected) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 1, 0, 0, 0
         FROM decisions d,
-             LATERAL (SELECT DISTINCT o AS tool FROM unnest(d.offered) AS o WHERE o <> ALL(d.selected)) t
+             LATERAL (SELECT DISTINCT o AS tool FROM unnest(${offeredOf("d")}) AS o WHERE o <> ALL(d.selected)) t
        WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 1, 0, 0
@@ -71,7 +72,7 @@ const toolsRaw = (unit: "hour" | "day") => `
       -- that a decision with an outcome did not call.
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 0, 0, 1
         FROM decisions d,
-             LATERAL (SELECT DISTINCT unnest(CASE WHEN d.mode = 'enforce' THEN d.selected ELSE d.offered END) AS tool) t
+             LATERAL (SELECT DISTINCT unnest(CASE WHEN d.mode = 'enforce' THEN d.selected ELSE ${offeredOf("d")} END) AS tool) t
        WHERE d.tenant_id = $1 AND d.has_outcome AND NOT (t.tool = ANY(d.called))
     ) per_tool
    GROUP BY 1, 2, 3, 4`;

@@ -39,6 +39,7 @@ const SCALAR_TYPES: Record<string, string> = {
   DateTime: "timestamp(3) without time zone",
   Float: "double precision",
   Json: "jsonb",
+  Bytes: "bytea",
   Decimal: "numeric(65,30)",
 };
 

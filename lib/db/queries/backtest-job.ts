@@ -156,7 +156,9 @@ interface DecisionRow {
   mode: string;
   config_version: string;
   turn_hop_index: number;
-  offered: string;
+  /** The list of a decision stored before palettes; null when `palette_id` names it. */
+  offered: string | null;
+  palette_id: number | null;
   selected: string;
   forced_choice: string | null;
   intent: string | null;
@@ -169,7 +171,7 @@ interface DecisionRow {
 }
 
 const decisionColumns = (trace: string) => `id, ts, run_id, iteration, role, mode,
-  config_version, turn_hop_index, to_json(offered)::text AS offered,
+  config_version, turn_hop_index, to_json(offered)::text AS offered, palette_id,
   to_json(selected)::text AS selected, forced_choice, intent::text AS intent, ${trace} AS trace,
   has_outcome, to_json(called)::text AS called, reinstatements, empty_palette_warnings,
   stage_errors`;
@@ -209,6 +211,28 @@ const MAX_REMEMBERED_TEXTS = 10_000;
 export class DecisionTexts {
   private readonly lists = new Map<string, readonly string[]>();
   private readonly intents = new Map<string, unknown>();
+  private readonly palettes = new Map<number, readonly string[]>();
+
+  /** Reads the offered lists (`palettes`) of `rows` not read yet: one query, usually none. */
+  async loadPalettes(
+    connection: pg.Pool | pg.PoolClient,
+    tenantId: string,
+    rows: readonly DecisionRow[],
+  ): Promise<void> {
+    const unknown = new Set<number>();
+    for (const row of rows) {
+      if (row.palette_id !== null && !this.palettes.has(row.palette_id)) {
+        unknown.add(row.palette_id);
+      }
+    }
+    if (unknown.size === 0) return;
+    if (this.palettes.size + unknown.size > MAX_REMEMBERED_TEXTS) this.palettes.clear();
+    const { rows: found } = await connection.query<{ id: number; tools: string[] }>(
+      "SELECT id, tools FROM palettes WHERE tenant_id = $1 AND id = ANY($2::bigint[])",
+      [tenantId, [...unknown]],
+    );
+    for (const palette of found) this.palettes.set(palette.id, palette.tools);
+  }
 
   private names(text: string | null): readonly string[] {
     if (text === null) return NO_NAMES;
@@ -245,7 +269,10 @@ export class DecisionTexts {
       mode: row.mode,
       configVersion: row.config_version,
       turnHopIndex: row.turn_hop_index,
-      offered: this.names(row.offered),
+      offered:
+        row.palette_id === null
+          ? this.names(row.offered)
+          : (this.palettes.get(row.palette_id) ?? NO_NAMES),
       selected: this.names(row.selected),
       forcedChoice: row.forced_choice,
       intent: this.intent(row.intent),
@@ -325,6 +352,7 @@ export async function readDecisions(
       LIMIT $4`,
     params,
   );
+  await texts.loadPalettes(connection, backtest.tenantId, rows);
   return rows.map((row) => texts.decision(row));
 }
 
@@ -343,8 +371,10 @@ export async function readRecordedDecision(
       ORDER BY id LIMIT 1`,
     [tenantId, runId, iteration],
   );
+  const texts = new DecisionTexts();
+  await texts.loadPalettes(getPool(), tenantId, rows);
   const row = rows[0];
-  return row ? new DecisionTexts().decision(row) : null;
+  return row ? texts.decision(row) : null;
 }
 
 /**

@@ -15,6 +15,7 @@ import type {
 import { getPool } from "@/lib/db/client";
 import { expandTrace } from "@/lib/db/stored-trace";
 import { droppedTools } from "@/lib/ingest/events";
+import { offeredOf } from "@/lib/ingest/palettes";
 
 export interface RunDecisionsPage {
   offset: number;
@@ -28,7 +29,7 @@ type RawDecision = Omit<DecisionRecord, "ts" | "dropped"> & { ts: Date };
 /** The columns of a `DecisionRecord`. */
 const DECISION_COLUMNS = `id, iteration, ts, role, mode, turn_hop_index AS "turnHopIndex", model, agent,
   forced_choice AS "forcedChoice", config_version AS "configVersion", intent,
-  coalesce(offered, '{}') AS offered, coalesce(selected, '{}') AS selected,
+  ${offeredOf("decisions")} AS offered, coalesce(selected, '{}') AS selected,
   dropped_tokens AS "droppedTokens",
   reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
   stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome",
@@ -267,7 +268,7 @@ export async function* listRunDecisionsInBatches(
       `SELECT id, iteration, ts, ts::text AS "tsKey", role, mode,
               turn_hop_index AS "turnHopIndex", model, agent, forced_choice AS "forcedChoice",
               config_version AS "configVersion", intent,
-              coalesce(offered, '{}') AS offered, coalesce(selected, '{}') AS selected,
+              ${offeredOf("decisions")} AS offered, coalesce(selected, '{}') AS selected,
               dropped_tokens AS "droppedTokens",
               reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
               stage_errors AS "stageErrors", has_outcome AS "hasOutcome",
