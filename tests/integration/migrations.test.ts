@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -24,6 +24,22 @@ const TIME_PARTITIONS = "20261206000000_time_partitions";
 const ROLLUP_DAY = "20261209000000_rollup_day";
 const WITHOUT_DROPPED = "20261210000000_decisions_without_dropped";
 const PALETTES = "20261211000000_palettes";
+
+/**
+ * A scratch database migrated with every migration but `held` (the schema a database had before
+ * them), and the directory of migrations it was migrated from.
+ */
+async function migratedWithout(
+  label: string,
+  ...held: string[]
+): Promise<{ url: string; dir: string }> {
+  const url = await scratchDatabase(label);
+  const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
+  await cp("prisma/migrations", dir, { recursive: true });
+  for (const name of held) await rm(path.join(dir, name), { recursive: true });
+  await migrate(url, { dir });
+  return { url, dir };
+}
 
 /** Puts migrations held back from `dir` back in, to be applied by the next `migrate`. */
 async function restore(dir: string, ...names: string[]): Promise<void> {
@@ -139,12 +155,7 @@ describe("migrator", () => {
 
 describe("rollup_day migration", () => {
   it("fills the day rollup with the sums of the hourly rows already stored", async () => {
-    const url = await scratchDatabase("rollup_day");
-    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
-    await cp("prisma/migrations", dir, { recursive: true });
-    const { rm } = await import("node:fs/promises");
-    await rm(path.join(dir, ROLLUP_DAY), { recursive: true });
-    await migrate(url, { dir });
+    const { url, dir } = await migratedWithout("rollup_day", ROLLUP_DAY);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -207,12 +218,7 @@ describe("rollup_day migration", () => {
 
 describe("tool_rollup_day migration", () => {
   it("fills the day rollup with the sums of the hourly rows already stored", async () => {
-    const url = await scratchDatabase("tool_day");
-    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
-    await cp("prisma/migrations", dir, { recursive: true });
-    const { rm } = await import("node:fs/promises");
-    await rm(path.join(dir, TOOL_ROLLUP_DAY), { recursive: true });
-    await migrate(url, { dir });
+    const { url, dir } = await migratedWithout("tool_day", TOOL_ROLLUP_DAY);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -273,15 +279,13 @@ describe("tool_rollup_day migration", () => {
 
 describe("time_partitions migration", () => {
   it("moves every stored decision and outcome into week partitions, and ingest still refuses their ids", async () => {
-    const url = await scratchDatabase("partitions");
-    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
-    await cp("prisma/migrations", dir, { recursive: true });
-    const { rm } = await import("node:fs/promises");
-    await rm(path.join(dir, TIME_PARTITIONS), { recursive: true });
     // Decisions stored by that schema still had their `dropped` list, and no palette.
-    await rm(path.join(dir, WITHOUT_DROPPED), { recursive: true });
-    await rm(path.join(dir, PALETTES), { recursive: true });
-    await migrate(url, { dir });
+    const { url, dir } = await migratedWithout(
+      "partitions",
+      TIME_PARTITIONS,
+      WITHOUT_DROPPED,
+      PALETTES,
+    );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -467,13 +471,7 @@ describe("schema drift", () => {
 
 describe("decisions_without_dropped migration", () => {
   it("keeps every stored decision, and one stored before it still gets its harmful tools when its outcome comes", async () => {
-    const url = await scratchDatabase("without_dropped");
-    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
-    await cp("prisma/migrations", dir, { recursive: true });
-    const { rm } = await import("node:fs/promises");
-    await rm(path.join(dir, WITHOUT_DROPPED), { recursive: true });
-    await rm(path.join(dir, PALETTES), { recursive: true });
-    await migrate(url, { dir });
+    const { url, dir } = await migratedWithout("without_dropped", WITHOUT_DROPPED, PALETTES);
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -547,12 +545,7 @@ describe("decisions_without_dropped migration", () => {
 
 describe("palettes migration", () => {
   it("keeps the lists of decisions stored before it, and stores each new list once per tenant", async () => {
-    const url = await scratchDatabase("palettes");
-    const dir = await mkdtemp(path.join(tmpdir(), "routelens-migrations-"));
-    await cp("prisma/migrations", dir, { recursive: true });
-    const { rm } = await import("node:fs/promises");
-    await rm(path.join(dir, PALETTES), { recursive: true });
-    await migrate(url, { dir });
+    const { url, dir } = await migratedWithout("palettes", PALETTES);
     const keyT = await seedApiKey(url, "t");
     const keyU = await seedApiKey(url, "u");
     const client = new pg.Client({ connectionString: url });
