@@ -36,13 +36,12 @@ export const offeredOf = (alias: string) =>
               WHERE pal.tenant_id = ${alias}.tenant_id AND pal.id = ${alias}.palette_id),
             ${alias}.offered, '{}')`;
 
-const paletteKey = (tenant: string, tools: readonly string[]) =>
-  `${tenant}\u0000${JSON.stringify(tools)}`;
-
 /** The SHA-256 of a list as JSON: the key of its row, whatever its length. */
 export function paletteHash(tools: readonly string[]): string {
-  return createHash("sha256").update(JSON.stringify(tools)).digest("hex");
+  return hashOfJson(JSON.stringify(tools));
 }
+
+const hashOfJson = (json: string) => createHash("sha256").update(json).digest("hex");
 
 /**
  * Sets `palette_id` on every row (always, so a row retried in another transaction never keeps
@@ -54,7 +53,9 @@ export async function resolvePalettes(
 ): Promise<LearnedPalettes> {
   const wanted = new Map<string, Wanted>();
   for (const row of rows) {
-    const key = paletteKey(row.tenant_id, row.offered);
+    // The list as JSON once: the key of the memory, and what a new list's hash is taken of.
+    const json = JSON.stringify(row.offered);
+    const key = `${row.tenant_id}\u0000${json}`;
     const id = remembered.get(key);
     if (id !== undefined) {
       row.palette_id = id;
@@ -67,7 +68,7 @@ export async function resolvePalettes(
         key,
         tenant: row.tenant_id,
         tools: row.offered,
-        hash: paletteHash(row.offered),
+        hash: hashOfJson(json),
         rows: [],
       };
       wanted.set(key, entry);
