@@ -64,7 +64,10 @@ export function handleIngest(request: Request): Promise<Response> {
       }
 
       releaseSlot();
-      const statuses = await storeEvents(accepted.map((a) => a.item));
+      const statuses = await storeEvents(
+        tenant,
+        accepted.map((a) => a.item),
+      );
       const successes: IngestSuccess[] = [];
       accepted.forEach((a, i) => {
         const status = statuses[i] ?? "duplicate";

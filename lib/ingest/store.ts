@@ -1,9 +1,10 @@
 /**
  * Storing accepted events (the entry point): concurrent requests are grouped (group commit) —
- * while a transaction runs, new requests queue, and the next transaction takes all of them — and
- * each group is written by one transaction (`store-transaction.ts`), so a success is only ever
- * reported after commit. Up to WRITERS transactions run at once (PostgreSQL then uses more than
- * one core).
+ * while a transaction runs, new requests queue, and the next transaction takes as many of them
+ * as fit — and each group is written by one transaction (`store-transaction.ts`), so a success
+ * is only ever reported after commit. Up to WRITERS transactions run at once (PostgreSQL then
+ * uses more than one core), and one more for tenants that are not writing already, so that one
+ * tenant's flood does not make the others wait for its transactions (`write-lanes.ts`).
  *
  * A deadlock, a serialisation failure or a unique violation (an event id a concurrent
  * transaction stored first) is retried. A group that fails for any other reason but an
@@ -13,6 +14,7 @@
  */
 import { DatabaseUnavailable } from "@/lib/db/unavailable";
 import { type StoreInput, type TransactionStatus, writeTransaction } from "./store-transaction";
+import { WriteLanes } from "./write-lanes";
 import { isRefusal, withWriteRetry } from "./write-retry";
 
 export type { StoreInput } from "./store-transaction";
@@ -25,51 +27,35 @@ export type { StoreInput } from "./store-transaction";
 export type StoreStatus = TransactionStatus | { refused: string };
 
 interface Pending {
+  tenant: string;
+  size: number;
   items: StoreInput[];
   resolve: (statuses: StoreStatus[]) => void;
   reject: (error: unknown) => void;
 }
 
-interface Writer {
-  queue: Pending[];
-  active: number;
-}
-
-const MAX_EVENTS_PER_TRANSACTION = 2_000;
 const WRITERS = 2;
-const globalForWriter = globalThis as unknown as { routelensWriter?: Writer };
+const MAX_EVENTS_PER_TRANSACTION = 2_000;
+/** The telemetry client's default batch: a lone tenant's batch up to this size is express. */
+const EXPRESS_MAX_EVENTS = 500;
 
-function writer(): Writer {
-  globalForWriter.routelensWriter ??= { queue: [], active: 0 };
-  return globalForWriter.routelensWriter;
+const globalForWriter = globalThis as unknown as { routelensWriteLanes?: WriteLanes<Pending> };
+
+function lanes(): WriteLanes<Pending> {
+  globalForWriter.routelensWriteLanes ??= new WriteLanes(writeGroup, {
+    writers: WRITERS,
+    maxEventsPerGroup: MAX_EVENTS_PER_TRANSACTION,
+    expressMaxEvents: EXPRESS_MAX_EVENTS,
+  });
+  return globalForWriter.routelensWriteLanes;
 }
 
-/** Stores the items; resolves with one status per item once they are committed. */
-export function storeEvents(items: StoreInput[]): Promise<StoreStatus[]> {
+/** Stores `tenant`'s items; resolves with one status per item once they are committed. */
+export function storeEvents(tenant: string, items: StoreInput[]): Promise<StoreStatus[]> {
   if (items.length === 0) return Promise.resolve([]);
   return new Promise((resolve, reject) => {
-    const w = writer();
-    w.queue.push({ items, resolve, reject });
-    if (w.active < WRITERS) void drain(w);
+    lanes().submit({ tenant, size: items.length, items, resolve, reject });
   });
-}
-
-async function drain(w: Writer): Promise<void> {
-  w.active += 1;
-  try {
-    while (w.queue.length > 0) {
-      const group: Pending[] = [];
-      let size = 0;
-      while (w.queue.length > 0 && (group.length === 0 || size < MAX_EVENTS_PER_TRANSACTION)) {
-        const next = w.queue.shift() as Pending;
-        group.push(next);
-        size += next.items.length;
-      }
-      await writeGroup(group);
-    }
-  } finally {
-    w.active -= 1;
-  }
 }
 
 /**

@@ -38,6 +38,8 @@ import { parseCommandLine } from "./command-line";
 const WEEK_MS = 7 * 86_400_000;
 const EVENTS_PER_STORE = 1_000;
 const STORES_IN_FLIGHT = 3;
+/** Whose writes these are, for the store's lanes: the demo's tenants, loaded as one sender. */
+const SENDER = "demo loader";
 
 export interface DemoLoader {
   /** Resolves when loading has finished (or failed; the failure is logged). */
@@ -134,7 +136,7 @@ export async function loadDemoTraffic({
 }): Promise<{ decisions: number; events: number; seconds: number }> {
   const { storeEvents } = await import("@/lib/ingest/store");
   const { toDecisionRow, toOutcomeRow } = await import("@/lib/ingest/events");
-  type StoreInput = Parameters<typeof storeEvents>[0][number];
+  type StoreInput = Parameters<typeof storeEvents>[1][number];
 
   const story = { from: new Date(now - span), to: new Date(now) };
   const traffic = new DemoTraffic({ profiles: DEMO_PROFILES, story, seed });
@@ -150,7 +152,7 @@ export async function loadDemoTraffic({
     if (pending.length === 0) return;
     const items = pending;
     pending = [];
-    const stored = storeEvents(items).then(() => {
+    const stored = storeEvents(SENDER, items).then(() => {
       inFlight.delete(stored);
     });
     inFlight.add(stored);

@@ -83,11 +83,11 @@ async function storeDesignedTraffic(): Promise<void> {
       batch.push({ kind: "outcome", row: toOutcomeRow(TENANT, outcome) });
     }
     if (batch.length >= 400) {
-      await storeEvents(batch);
+      await storeEvents(TENANT, batch);
       batch = [];
     }
   }
-  await storeEvents(batch);
+  await storeEvents(TENANT, batch);
 }
 
 function input(overrides: Partial<BacktestInput> = {}): BacktestInput {

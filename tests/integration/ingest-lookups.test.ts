@@ -56,11 +56,12 @@ async function ingestBatch(): Promise<void> {
       event_id: `lookup-outcome-${TENANT}-${i}`,
       timestamp: new Date(T0 + i * 1000 + 300).toISOString(),
     });
-    if (i % 2 === 0) await storeEvents([{ kind: "outcome", row: toOutcomeRow(TENANT, outcome) }]);
+    if (i % 2 === 0)
+      await storeEvents(TENANT, [{ kind: "outcome", row: toOutcomeRow(TENANT, outcome) }]);
     else items.push({ kind: "outcome", row: toOutcomeRow(TENANT, outcome) });
     items.push({ kind: "decision", row: toDecisionRow(TENANT, decision) });
   }
-  await storeEvents(items);
+  await storeEvents(TENANT, items);
 }
 
 /**

@@ -233,10 +233,11 @@ async function ingest(): Promise<void> {
       timestamp: new Date(T0 + i * 1000 + 300).toISOString(),
     });
     // Half the outcomes arrive before their decision, half after, in separate transactions.
-    if (i % 2 === 0) await storeEvents([{ kind: "outcome", row: toOutcomeRow(TENANT, outcome) }]);
+    if (i % 2 === 0)
+      await storeEvents(TENANT, [{ kind: "outcome", row: toOutcomeRow(TENANT, outcome) }]);
     else items.push({ kind: "outcome", row: toOutcomeRow(TENANT, outcome) });
   }
-  await storeEvents(items);
+  await storeEvents(TENANT, items);
 }
 
 const otlpTrace = traceId(`routed-${suffix}`);
