@@ -3,9 +3,10 @@
  * raw tables are partitioned by time, and a partitioned table's unique index must contain its
  * partition key, so this table is what keeps an event id stored once per tenant whatever its
  * timestamp. Every writer of `decisions` or `outcomes` adds the rows' keys here in the same
- * transaction: an id already stored, or being stored by a concurrent transaction, makes the
- * insert fail with a unique violation (after that transaction commits), and the writer retries
- * and then finds the id stored.
+ * transaction. `/api/ingest` adds them with `ON CONFLICT DO NOTHING` and stores only the rows
+ * whose keys it added (`addEventIds`, store-transaction.ts); OTLP ingest looks its ids up first
+ * and adds the new ones with `insertEventIds`, where an id a concurrent transaction stored
+ * first fails the insert with a unique violation, and the writer retries and then finds it.
  */
 import type pg from "pg";
 

@@ -3,12 +3,14 @@
  * rollup and the tool sizes the new decisions carry (`tool_tokens`, lib/ingest/tool-sizes.ts),
  * committed together, so a total can never disagree with the rows it sums.
  *
- * Rows go in with COPY (lib/ingest/copy.ts). Idempotency: the transaction first looks up which
- * of its event ids are already stored (`event_ids`, lib/ingest/event-ids.ts) and copies only the
- * others; the primary key of `event_ids` is the backstop — a concurrent transaction that stored
- * the same id first makes the insert of the new ids fail, and the caller retries the whole
- * transaction. Rollups are built only from the rows copied, so a duplicate is stored once and
- * counted once.
+ * Rows go in with COPY (lib/ingest/copy.ts). Idempotency: the transaction first adds its event
+ * ids to `event_ids` (lib/ingest/event-ids.ts), skipping those already there, and copies only
+ * the rows whose ids it added; an id a concurrent transaction is adding makes it wait for that
+ * one's outcome. Rollups are built only from the rows copied, so a duplicate is stored once and
+ * counted once. Each round trip is a wait, under load, for PostgreSQL and for the server's
+ * thread, so they are kept few: a batch of decisions is five — `BEGIN` with the locks, the
+ * event ids, COPY (two), the rollups with `COMMIT` — and new palettes, tool sizes, outcomes
+ * and joins left to the database add theirs only when there are some.
  *
  * Each transaction first takes a transaction-scoped advisory lock per (tenant, run, iteration)
  * it touches — the key decisions and outcomes are joined on — in sorted order, so two
@@ -35,7 +37,6 @@ import {
   joinedDecisionLine,
   joinedOutcomeLine,
 } from "./copy";
-import { insertEventIds } from "./event-ids";
 import { type DecisionRow, harmfulTools, type OutcomeRow } from "./events";
 import { type LearnedPalettes, offeredOf, rememberPalettes, resolvePalettes } from "./palettes";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
@@ -65,19 +66,8 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
   const created = new Set<string>();
   let palettes: LearnedPalettes = [];
   try {
-    await client.query("BEGIN");
-    await client.query(
-      `SELECT pg_advisory_xact_lock(k)
-         FROM (SELECT DISTINCT hashtextextended(t || chr(1) || r || chr(1) || i, 7369) AS k
-                 FROM unnest($1::text[], $2::text[], $3::int[]) AS u(t, r, i)
-                ORDER BY k) AS keys`,
-      [
-        unique.map((item) => item.row.tenant_id),
-        unique.map((item) => item.row.run_id),
-        unique.map((item) => item.row.iteration),
-      ],
-    );
-    const { stored, waiting, unjoined } = await lookUpStored(client, unique);
+    await beginWithJoinLocks(client, unique);
+    const { stored, waiting, unjoined } = await addEventIds(client, unique);
     const fresh = unique.filter(
       (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
     );
@@ -90,7 +80,6 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
       newOutcomes,
       (key) => waiting.has(key) || unjoined.has(key),
     );
-    await insertEventIds(client, [...newDecisions, ...newOutcomes]);
     palettes = await resolvePalettes(client, newDecisions);
     await insertDecisions(client, newDecisions, here.joinedOf);
     await insertOutcomes(client, newOutcomes, here.joinedOutcomes);
@@ -119,15 +108,36 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
 }
 
 /**
- * What the transaction must know before it writes: the (tenant, event id) keys of `items`
- * already stored, as a decision or as an outcome; the join keys (tenant, run, iteration) of
- * `items` at which an outcome is waiting to be joined; and, among the keys where `items` hold
- * both a decision and an outcome, those with a stored decision still waiting for its outcome.
- * The advisory locks make all three exact for the keys this transaction locked; an event id
- * sent again under another run or iteration by a concurrent transaction surfaces as a unique
- * violation of `event_ids`, and the transaction is retried.
+ * Opens the transaction and takes a transaction-scoped advisory lock per (tenant, run,
+ * iteration) of `items`, in key order, in one round trip: `BEGIN` and the locks go as one
+ * simple query, so the keys are written into its text as literals (escaped by the driver).
  */
-async function lookUpStored(
+async function beginWithJoinLocks(client: pg.PoolClient, items: StoreInput[]): Promise<void> {
+  const keys = new Set<string>();
+  for (const { row } of items)
+    keys.add(`${row.tenant_id}\u0001${row.run_id}\u0001${row.iteration}`);
+  const literals = [...keys].map((key) => client.escapeLiteral(key)).join(",");
+  await client.query(
+    `BEGIN;
+     SELECT pg_advisory_xact_lock(k)
+       FROM (SELECT DISTINCT hashtextextended(key, 7369) AS k
+               FROM unnest(ARRAY[${literals}]::text[]) AS key
+              ORDER BY k) AS keys`,
+  );
+}
+
+/**
+ * Adds the (tenant, event id) keys of `items` to `event_ids` (lib/ingest/event-ids.ts) and
+ * answers, in the same statement, what the transaction must know before it writes: the keys
+ * that were stored already, as a decision or as an outcome (the insert skipped them); the join
+ * keys (tenant, run, iteration) of `items` at which an outcome is waiting to be joined; and,
+ * among the keys where `items` hold both a decision and an outcome, those with a stored
+ * decision still waiting for its outcome. The advisory locks make the last two exact for the
+ * keys this transaction locked. An event id a concurrent transaction is storing (sent again
+ * under another run or iteration) makes the insert wait for that transaction: if it commits,
+ * the id counts as stored here; if it rolls back, it is added here.
+ */
+async function addEventIds(
   client: pg.PoolClient,
   items: StoreInput[],
 ): Promise<{ stored: Set<string>; waiting: Set<string>; unjoined: Set<string> }> {
@@ -146,20 +156,25 @@ async function lookUpStored(
     run_id: string | null;
     iteration: number | null;
   }>(
-    // Written as per-key LATERAL probes so that PostgreSQL walks the primary key of event_ids,
-    // the small outcomes_waiting_idx and the run index of decisions whatever its statistics
-    // say, never scanning a whole table. The LIMIT keeps each probe a subquery: without it
-    // PostgreSQL flattens the LATERAL into a join, and on a table whose statistics are stale (a
-    // new or fast-growing event_ids) it hashed every stored event id for each batch.
-    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])
-                  AS k(tenant_id, event_id, run_id, iteration)),
+    // Ids are inserted in key order, so two transactions adding overlapping ids wait for each
+    // other in one order, not in a cycle. The probes are written as per-key LATERAL subqueries
+    // so that PostgreSQL walks the small outcomes_waiting_idx and the run index of decisions
+    // whatever its statistics say, never scanning a whole table; the LIMIT keeps each probe a
+    // subquery (without it PostgreSQL flattens the LATERAL into a join, and on a table whose
+    // statistics are stale it hashed a whole table for each batch).
+    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[])
+                  AS k(tenant_id, event_id, run_id, iteration, ts)),
+          added AS (INSERT INTO event_ids (tenant_id, event_id, ts)
+                    SELECT tenant_id, event_id, ts FROM k ORDER BY tenant_id, event_id
+                    ON CONFLICT DO NOTHING
+                    RETURNING tenant_id, event_id),
           run_keys AS (SELECT DISTINCT tenant_id, run_id, iteration FROM k),
-          pairable AS (SELECT * FROM unnest($5::text[], $6::text[], $7::int[])
+          pairable AS (SELECT * FROM unnest($6::text[], $7::text[], $8::int[])
                          AS p(tenant_id, run_id, iteration))
      SELECT 'stored' AS kind, k.tenant_id, k.event_id, NULL AS run_id, NULL::int AS iteration
-       FROM k, LATERAL (
-              SELECT 1 FROM event_ids e WHERE e.tenant_id = k.tenant_id AND e.event_id = k.event_id
-              LIMIT 1) AS found
+       FROM k
+      WHERE NOT EXISTS (SELECT 1 FROM added a
+                         WHERE a.tenant_id = k.tenant_id AND a.event_id = k.event_id)
      UNION ALL
      SELECT 'waiting', r.tenant_id, NULL, r.run_id, r.iteration
        FROM run_keys r, LATERAL (
@@ -179,6 +194,7 @@ async function lookUpStored(
       items.map((item) => item.row.event_id),
       items.map((item) => item.row.run_id),
       items.map((item) => item.row.iteration),
+      items.map((item) => item.row.ts),
       pairable.map((row) => row.tenant_id),
       pairable.map((row) => row.run_id),
       pairable.map((row) => row.iteration),
