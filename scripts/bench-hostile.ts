@@ -18,7 +18,9 @@
  *   export  /api/export/run of a 20,000-decision run, 16 requests, 8 in flight
  *   keys    2,000 requests with wrong API keys, 20 in flight
  *
- *   npm run bench:hostile -- [--only poison,report] [--port 3204]
+ *   npm run bench:hostile -- [--only poison,report] [--port 3204] [--cpu-profile <dir>]
+ *
+ * `--cpu-profile <dir>` makes each case's server write a V8 CPU profile there when it stops.
  *
  * Every load is bounded in count and in time (no new request after LOAD_TIME_LIMIT_MS);
  * everything talks to 127.0.0.1 only.
@@ -382,11 +384,12 @@ const notOk = (statuses: Record<string, number>) =>
     .reduce((sum, [, n]) => sum + n, 0);
 
 async function main() {
-  const usage = `usage: npm run bench:hostile -- [--only ${CASES.map((c) => c.id).join(",")}] [--port N]`;
+  const usage = `usage: npm run bench:hostile -- [--only ${CASES.map((c) => c.id).join(",")}] [--port N] [--cpu-profile <dir>]`;
   const { values } = parseCommandLine(
-    { only: { type: "string" }, port: { type: "string" } },
+    { only: { type: "string" }, port: { type: "string" }, "cpu-profile": { type: "string" } },
     usage,
   );
+  const cpuProfileDir = values["cpu-profile"];
   const only = values.only?.split(",").map((id) => id.trim());
   const unknown = only?.filter((id) => !CASES.some((c) => c.id === id)) ?? [];
   if (unknown.length > 0) failUsage(`--only: no case named ${unknown.join(", ")}\n${usage}`);
@@ -417,7 +420,7 @@ async function main() {
     for (const [index, hostileCase] of cases.entries()) {
       log(`${hostileCase.id}: ${hostileCase.title}`);
       // A fresh server per case, so no case inherits another's heap.
-      app = await startAppServer({ databaseUrl, port });
+      app = await startAppServer({ databaseUrl, port, cpuProfileDir });
       const probe = await startProbe(app.baseUrl, bystanderKey, index + 1);
       const server = app;
       let peakRss = server.rssBytes() ?? 0;

@@ -17,6 +17,7 @@ import { AuthThrottle, clientAddress } from "./auth-throttle";
 import { BusyHolds } from "./busy-holds";
 import { defaultIngestLimits, type IngestCaller, IngestLimiter, type LimitRefusal } from "./limits";
 import {
+  type BodyOptions,
   bearerToken,
   bearerTokenOf,
   PARSE_BUSY_RETRY_SECONDS,
@@ -41,6 +42,13 @@ const limiter = new IngestLimiter();
  * of taking the server's one thread from every other tenant with refusals.
  */
 const limitHolds = new BusyHolds();
+/**
+ * Pacing of the 413s of a tenant's too-large batches, the same way: refused while inflating
+ * (`EARLY_COUNT_BYTES`), such a body costs little, so a client resending it at once got its
+ * answers as fast as it could ask, and its requests alone took the server's thread from the
+ * others. A client that splits its batches after the first 413 never waits.
+ */
+const oversizeHolds = new BusyHolds();
 
 /** A request refused by its tenant's or key's limits (`IngestLimiter`). */
 class LimitRejected extends RequestRejected {
@@ -66,7 +74,7 @@ export interface AdmittedRequest {
    * The body (gunzipped when Content-Encoding says gzip), at most 5 MiB, every byte taken
    * from the parse budget as it arrives and given back when the request is answered.
    */
-  readBody(): Promise<Buffer>;
+  readBody(options?: BodyOptions): Promise<Buffer>;
   /** Waits for one of the tenant's checking slots (CPU-bound parsing and checking). */
   acquireSlot(): Promise<void>;
   /** Gives the slot back before the request waits on the database. */
@@ -197,10 +205,10 @@ export async function serveKeyedIngest(
     const entry = entered;
     return await handle({
       tenant: admitted,
-      readBody: async () => {
+      readBody: async (options) => {
         // The key is known before the body is read, so its bytes count against its tenant's share.
         held.lease ??= budget.lease(admitted);
-        const body = await readBodyBytes(request, held.lease);
+        const body = await readBodyBytes(request, held.lease, options);
         if (body.length > SHORT_BODY_BYTES) endShort();
         else held.endShort ??= gate.enter();
         return body;
@@ -229,6 +237,12 @@ export async function serveKeyedIngest(
         releaseSlot();
         held.lease?.release();
         await busyHolds.hold(tenant, request.signal);
+      }
+      if (tenant && error.status === 413) {
+        // Too large: its slot and bytes given back, then the answer paced.
+        releaseSlot();
+        held.lease?.release();
+        await oversizeHolds.hold(tenant, request.signal);
       }
       if (error instanceof LimitRejected) {
         // Over a limit: out of progress and its bytes given back, then the answer paced.

@@ -30,7 +30,7 @@ export function handleIngest(request: Request): Promise<Response> {
       ),
     async ({ tenant, readBody, acquireSlot, releaseSlot, spendEvents, yieldTurn }) => {
       checkContentType(request.headers.get("content-type"));
-      const text = utf8Text(await readBody());
+      const text = utf8Text(await readBody({ batchEnvelope: true }));
       await acquireSlot();
       const batch = await parseEnvelope(text, SLICED_PARSE_ABOVE_CHARS, yieldTurn);
       // Every event of the batch counts, refused ones too (checking them is the work the limit

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   countBatchItems,
   declaredGunzipSize,
+  EARLY_COUNT_BYTES,
   ParseBudget,
   parseEnvelope,
   parseJsonInSlices,
@@ -283,6 +284,46 @@ describe("readBody of a gzip body", () => {
     });
     // The raw body, then the declared size in one piece: nothing was inflated.
     expect(taken).toEqual([compressed.length, text.length]);
+  });
+
+  it("refuses an envelope whose inflated start holds too many items, without inflating the rest", async () => {
+    // 5 MiB of `{}` items, 5 kB gzipped; the trailer claims 10 bytes, so every byte inflated
+    // past them is counted as it arrives.
+    const text = batchOf(1_700_000);
+    const compressed = Buffer.from(gzipSync(text));
+    compressed.writeUInt32LE(10, compressed.length - 4);
+    const budget = new ParseBudget(4 * text.length);
+    const lease = budget.lease("a");
+    await expect(
+      readBody(gzipRequest(compressed), lease, { batchEnvelope: true }),
+    ).rejects.toMatchObject({
+      status: 413,
+      message: "batch has more than 1000 events; at most 1000 per request.",
+    });
+    // Inflated and counted: the chunks before the count (the one that reached it is refused
+    // before it is counted), not the 5 MiB.
+    const inflated = budget.inUseBy("a") - compressed.length;
+    expect(inflated).toBeGreaterThan(EARLY_COUNT_BYTES / 2);
+    expect(inflated).toBeLessThanOrEqual(EARLY_COUNT_BYTES);
+    lease.release();
+  });
+
+  it("reads a long valid envelope whole, and any body in full when it is not an envelope", async () => {
+    // 1,000 items of about 300 bytes: past EARLY_COUNT_BYTES, and fewer than 1,000 items there.
+    const item = JSON.stringify({ note: "x".repeat(285) });
+    const valid = batchOf(1_000, item);
+    expect(valid.length).toBeGreaterThan(EARLY_COUNT_BYTES);
+    const budget = new ParseBudget(16 * 1024 * 1024);
+    const lease = budget.lease("a");
+    const read = await readBody(gzipRequest(gzipSync(valid)), lease, { batchEnvelope: true });
+    expect(read).toBe(valid);
+    lease.release();
+
+    // Not an envelope (an OTLP export, say): inflated in full, whatever it holds.
+    const items = batchOf(1_700_000);
+    const other = budget.lease("a");
+    expect(await readBody(gzipRequest(gzipSync(items)), other)).toBe(items);
+    other.release();
   });
 
   it("still counts inflated bytes past a declared size that lies", async () => {

@@ -172,6 +172,18 @@ describe("POST /api/ingest: batch and body limits", () => {
     );
   });
 
+  it("paces a tenant's further 413s: the next one within a second is held for a second", async () => {
+    const body = gzip(emptyObjectsBody());
+    const first = await post(body, { headers: { "Content-Encoding": "gzip" } });
+    expect(first.status).toBe(413);
+    await first.arrayBuffer();
+    const started = performance.now();
+    const again = await post(body, { headers: { "Content-Encoding": "gzip" } });
+    expect(again.status).toBe(413);
+    await again.arrayBuffer();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
   it("answers 415 for an unsupported Content-Encoding and 400 for corrupt gzip", async () => {
     const event = decisionEvent();
     const brotli = await post(batchJson([event]), { headers: { "Content-Encoding": "br" } });
