@@ -6,7 +6,8 @@
  * (lib/alerts/runner.ts) unless ROUTELENS_ALERTS=0 and the backtest worker
  * (lib/backtest/runner.ts) unless ROUTELENS_BACKTESTS=0, on one job queue (lib/jobs/queue.ts),
  * and stops them when told to stop. Every server keeps the raw tables' week partitions ready
- * (lib/db/partitions.ts): at start and once a day.
+ * (lib/db/partitions.ts): at start and once a day; and opens its database connections at start,
+ * warmed (lib/db/warm-connections.ts).
  *
  * With several server processes on one database (`WEB_CONCURRENCY`, scripts/start.mjs) each of
  * them starts the same jobs; every one of them is safe to run N times over (the comments at the
@@ -27,6 +28,7 @@ export async function registerNode() {
     if (processSlot === undefined || processSlot === "1") await announceSetupToken();
   }
   await keepPartitionsReady();
+  await warmConnectionsInBackground();
   await startJobsInBackground();
   // A worker of `npm start` with WEB_CONCURRENCY > 1 tells its supervisor it has started, which
   // counts a worker that exits before this as a failed start rather than a crash to restart.
@@ -48,6 +50,16 @@ async function keepPartitionsReady() {
     );
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, stop);
+}
+
+async function warmConnectionsInBackground() {
+  const { env } = await import("@/lib/env");
+  const { DATABASE_URL, DATABASE_POOL_MAX } = env();
+  if (!DATABASE_URL) return;
+  const { getPool } = await import("@/lib/db/client");
+  const { warmConnections } = await import("@/lib/db/warm-connections");
+  // Not awaited: requests are served meanwhile; one that finds no warm connection opens its own.
+  warmConnections(getPool(), DATABASE_POOL_MAX).catch(() => {});
 }
 
 async function startJobsInBackground() {

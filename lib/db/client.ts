@@ -47,7 +47,11 @@ function createDb(): Db {
     connectionString: DATABASE_URL,
     max: DATABASE_POOL_MAX,
     connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
-    idleTimeoutMillis: 30_000,
+    // 0: connections stay open while the process lives. A new connection's first statements
+    // wait while its backend reads the tables' catalog entries (tens to hundreds of ms under
+    // load), so the server opens and warms them at start (lib/db/warm-connections.ts) and
+    // keeps them, rather than paying that again after every quiet spell.
+    idleTimeoutMillis: 0,
     // Set when each connection opens, so no query pays a round trip for them.
     options: `-c max_parallel_workers_per_gather=${DATABASE_PARALLEL_WORKERS} -c work_mem=${DATABASE_WORK_MEM_MB}MB`,
   });
