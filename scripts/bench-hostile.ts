@@ -18,7 +18,7 @@
  *   export  /api/export/run of a 20,000-decision run, 16 requests, 8 in flight
  *   keys    2,000 requests with wrong API keys, 20 in flight
  *
- *   npm run bench:hostile -- [--only poison,report] [--port 3204] [--cpu-profile <dir>]
+ *   npm run bench:hostile -- [--only poison,report] [--seconds 10] [--port 3204] [--cpu-profile <dir>]
  *
  * `--cpu-profile <dir>` makes each case's server write a V8 CPU profile there when it stops.
  *
@@ -45,13 +45,14 @@ import { seedApiKey } from "./lib/seed-key";
 
 const LOAD_TIME_LIMIT_MS = 120_000;
 const REQUEST_TIMEOUT_MS = 180_000;
-const IDLE_MS = 10_000;
 /**
  * The poison, report and parse loads are over in 1–4 s, a dozen health samples: their p99 would be
  * the slowest one or two. Each is repeated, the same requests at the same concurrency, round
- * after round until this long has passed, so that the probe takes about 100 samples.
+ * after round until this long has passed (`--seconds`, 10 by default, as long as the idle
+ * case), so that the probe takes about 100 health samples and 50 bystander batches; their p99 is
+ * then the slowest but one of the batches, and a longer run gives a steadier figure.
  */
-const REPEAT_FOR_MS = 10_000;
+const DEFAULT_SECONDS = 10;
 const EXPORT_RUN_DECISIONS = 20_000;
 const EXPORT_RUN_ID = "hostile-export-run";
 
@@ -71,6 +72,8 @@ interface Context {
   databaseUrl: string;
   attackerKey: string;
   attacker: string;
+  /** How long the idle case lasts, and the repeated loads start rounds. */
+  repeatForMs: number;
 }
 
 interface HostileCase {
@@ -181,23 +184,23 @@ const CASES: HostileCase[] = [
   {
     id: "idle",
     title: "no load (reference)",
-    run: async () => {
-      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    run: async ({ repeatForMs }) => {
+      await new Promise((resolve) => setTimeout(resolve, repeatForMs));
       return {
         requests: 0,
         statuses: {},
         maxBytes: 0,
         totalBytes: 0,
         withRetryAfter: 0,
-        seconds: IDLE_MS / 1000,
+        seconds: repeatForMs / 1000,
       };
     },
   },
   {
     id: "poison",
     title:
-      "(a) poison timestamps and dropped_tokens 2^53-1 in valid batches, 60 req, 4 in flight, rounds for 10 s",
-    run: async ({ baseUrl, attackerKey, attacker, databaseUrl }) => {
+      "(a) poison timestamps and dropped_tokens 2^53-1 in valid batches, 60 req, 4 in flight, in rounds",
+    run: async ({ baseUrl, attackerKey, attacker, databaseUrl, repeatForMs }) => {
       // Every 15th request: 1,000 decisions of dropped_tokens 2^53 - 1 in one minute (their
       // sum overflows a bigint from the second such batch on); the others: 99 valid decisions
       // and one with a poison timestamp. Each round sends new events (seeds 5,000 + 60 × round
@@ -231,7 +234,7 @@ const CASES: HostileCase[] = [
         round++;
         return bodies;
       };
-      const result = await repeatFor(REPEAT_FOR_MS, () => {
+      const result = await repeatFor(repeatForMs, () => {
         if (round >= POISON_MAX_ROUNDS) throw new Error("the poison load ran out of seeds");
         const bodies = roundBodies();
         return load(bodies.length, 4, (i) =>
@@ -255,8 +258,8 @@ const CASES: HostileCase[] = [
   {
     id: "report",
     title:
-      "(b) error-report amplification, 1,000 x 1,000 numbers, gzipped, 8 req, 4 in flight, rounds for 10 s",
-    run: async ({ baseUrl, attackerKey }) => {
+      "(b) error-report amplification, 1,000 x 1,000 numbers, gzipped, 8 req, 4 in flight, in rounds",
+    run: async ({ baseUrl, attackerKey, repeatForMs }) => {
       const numbers = Array.from({ length: 1_000 }, () => 0);
       const events = benchDecisions(1_000, 6_000, new Date()).map((event) => ({
         ...event,
@@ -266,7 +269,7 @@ const CASES: HostileCase[] = [
       }));
       const text = JSON.stringify({ batch: events });
       const body = gzipped(text);
-      const result = await repeatFor(REPEAT_FOR_MS, () =>
+      const result = await repeatFor(repeatForMs, () =>
         load(8, 4, () => post(baseUrl, attackerKey, body, true)),
       );
       result.note = `${result.note} of 8 requests; body ${(text.length / 1024 / 1024).toFixed(1)} MiB, ${(body.byteLength / 1024).toFixed(0)} KiB gzipped`;
@@ -275,11 +278,11 @@ const CASES: HostileCase[] = [
   },
   {
     id: "parse",
-    title: "(c) parse amplification, 5 MiB of {} gzipped, 48 req, 24 in flight, rounds for 10 s",
-    run: async ({ baseUrl, attackerKey }) => {
+    title: "(c) parse amplification, 5 MiB of {} gzipped, 48 req, 24 in flight, in rounds",
+    run: async ({ baseUrl, attackerKey, repeatForMs }) => {
       const text = emptyObjectsBody();
       const body = gzipped(text);
-      const result = await repeatFor(REPEAT_FOR_MS, () =>
+      const result = await repeatFor(repeatForMs, () =>
         load(48, 24, () => post(baseUrl, attackerKey, body, true)),
       );
       result.note = `${result.note} of 48 requests; body ${(text.length / 1024 / 1024).toFixed(2)} MiB, ${(body.byteLength / 1024).toFixed(0)} KiB gzipped`;
@@ -384,12 +387,18 @@ const notOk = (statuses: Record<string, number>) =>
     .reduce((sum, [, n]) => sum + n, 0);
 
 async function main() {
-  const usage = `usage: npm run bench:hostile -- [--only ${CASES.map((c) => c.id).join(",")}] [--port N] [--cpu-profile <dir>]`;
+  const usage = `usage: npm run bench:hostile -- [--only ${CASES.map((c) => c.id).join(",")}] [--seconds ${DEFAULT_SECONDS}] [--port N] [--cpu-profile <dir>]`;
   const { values } = parseCommandLine(
-    { only: { type: "string" }, port: { type: "string" }, "cpu-profile": { type: "string" } },
+    {
+      only: { type: "string" },
+      seconds: { type: "string" },
+      port: { type: "string" },
+      "cpu-profile": { type: "string" },
+    },
     usage,
   );
   const cpuProfileDir = values["cpu-profile"];
+  const seconds = positiveWholeNumber("seconds", values.seconds, DEFAULT_SECONDS);
   const only = values.only?.split(",").map((id) => id.trim());
   const unknown = only?.filter((id) => !CASES.some((c) => c.id === id)) ?? [];
   if (unknown.length > 0) failUsage(`--only: no case named ${unknown.join(", ")}\n${usage}`);
@@ -433,6 +442,7 @@ async function main() {
         databaseUrl,
         attackerKey,
         attacker,
+        repeatForMs: seconds * 1000,
       });
       const measured = await probe.finish();
       clearInterval(sampler);
