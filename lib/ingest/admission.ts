@@ -59,6 +59,23 @@ class LimitRejected extends RequestRejected {
 let parseBudget: ParseBudget | undefined;
 let tenantSlots: TenantSlots | undefined;
 
+/**
+ * The holds that pace `error`'s answer and the tenant whose refusals they count, or null for an
+ * answer sent at once: over a limit, past the parse budget, or too large.
+ */
+function pacingOf(
+  error: RequestRejected,
+  tenant: string | null,
+): { holds: BusyHolds; tenant: string } | null {
+  if (error instanceof LimitRejected) return { holds: limitHolds, tenant: error.refusal.tenant };
+  if (tenant === null) return null;
+  if (error.status === 503 && error.retryAfterSeconds === PARSE_BUSY_RETRY_SECONDS) {
+    return { holds: busyHolds, tenant };
+  }
+  if (error.status === 413) return { holds: oversizeHolds, tenant };
+  return null;
+}
+
 /** A request refused before or while it was handled, for the endpoint to answer in its encoding. */
 export interface Refusal {
   status: number;
@@ -232,24 +249,14 @@ export async function serveKeyedIngest(
     endShort();
     if (error instanceof RequestRejected) {
       const retryAfterSeconds = error.retryAfterSeconds;
-      if (tenant && error.status === 503 && retryAfterSeconds === PARSE_BUSY_RETRY_SECONDS) {
-        // Past the parse budget: give its bytes back first, then pace the answer.
+      const paced = pacingOf(error, tenant);
+      if (paced) {
+        // Its slot and bytes given back (over a limit, its place among the requests in
+        // progress too) before the answer is held.
         releaseSlot();
+        if (error instanceof LimitRejected) held.leaveLimits?.();
         held.lease?.release();
-        await busyHolds.hold(tenant, request.signal);
-      }
-      if (tenant && error.status === 413) {
-        // Too large: its slot and bytes given back, then the answer paced.
-        releaseSlot();
-        held.lease?.release();
-        await oversizeHolds.hold(tenant, request.signal);
-      }
-      if (error instanceof LimitRejected) {
-        // Over a limit: out of progress and its bytes given back, then the answer paced.
-        releaseSlot();
-        held.leaveLimits?.();
-        held.lease?.release();
-        await limitHolds.hold(error.refusal.tenant, request.signal);
+        await paced.holds.hold(paced.tenant, request.signal);
       }
       return refuse({ status: error.status, message: error.message, retryAfterSeconds });
     }

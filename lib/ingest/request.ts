@@ -285,13 +285,13 @@ function gunzipLimited(
     const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK_BYTES });
     const chunks: Buffer[] = [];
     let size = 0;
-    let startChecked = refuseStart === undefined;
+    let startChecked = false;
     gunzip.on("data", (chunk: Buffer) => {
       const before = size;
       size += chunk.length;
-      if (!startChecked && size >= EARLY_COUNT_BYTES) {
+      if (refuseStart && !startChecked && size >= EARLY_COUNT_BYTES) {
         startChecked = true;
-        const refusal = refuseStart?.(Buffer.concat([...chunks, chunk], size));
+        const refusal = refuseStart(Buffer.concat([...chunks, chunk], size));
         if (refusal) {
           gunzip.destroy();
           reject(refusal);

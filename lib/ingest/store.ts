@@ -28,7 +28,6 @@ export type StoreStatus = TransactionStatus | { refused: string };
 
 interface Pending {
   tenant: string;
-  size: number;
   items: StoreInput[];
   resolve: (statuses: StoreStatus[]) => void;
   reject: (error: unknown) => void;
@@ -54,7 +53,7 @@ function lanes(): WriteLanes<Pending> {
 export function storeEvents(tenant: string, items: StoreInput[]): Promise<StoreStatus[]> {
   if (items.length === 0) return Promise.resolve([]);
   return new Promise((resolve, reject) => {
-    lanes().submit({ tenant, size: items.length, items, resolve, reject });
+    lanes().submit({ tenant, items, resolve, reject });
   });
 }
 

@@ -27,7 +27,7 @@ function heldLanes(options = { writers: 2, maxEventsPerGroup: 2_000, expressMaxE
 const request = (name: string, tenant: string, size: number): Request => ({
   name,
   tenant,
-  size,
+  items: new Array(size),
   reject: () => {},
 });
 
@@ -131,7 +131,7 @@ function failing(name: string, tenant: string, failures: unknown[]): Request {
   return {
     name,
     tenant,
-    size: 10,
+    items: new Array(10),
     reject: (error) => failures.push(`${name}: ${(error as Error).message}`),
   };
 }

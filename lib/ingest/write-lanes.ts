@@ -20,8 +20,8 @@
 
 export interface LaneRequest {
   readonly tenant: string;
-  /** Events in the request (what a transaction's size is counted in). */
-  readonly size: number;
+  /** The request's events (a transaction's size is counted in them). */
+  readonly items: readonly unknown[];
   /** Fails the request, if its group's write throws before settling it. */
   reject(error: unknown): void;
 }
@@ -65,7 +65,7 @@ export class WriteLanes<R extends LaneRequest> {
   /** Queues `request`; returns whether it was express. */
   submit(request: R): boolean {
     const before = this.outstanding.get(request.tenant) ?? 0;
-    const express = before === 0 && request.size <= this.options.expressMaxEvents;
+    const express = before === 0 && request.items.length <= this.options.expressMaxEvents;
     this.outstanding.set(request.tenant, before + 1);
     this.queue.push({ request, express });
     if (this.sharedActive < this.options.writers) void this.drain(false);
@@ -117,7 +117,7 @@ export class WriteLanes<R extends LaneRequest> {
       }
       this.queue.splice(i, 1);
       group.push(entry.request);
-      size += entry.request.size;
+      size += entry.request.items.length;
     }
     return group;
   }
