@@ -215,7 +215,6 @@ interface Answer {
  * A POST on a connection of its own, whose body is sent in two parts: `first` now, the rest
  * on `finish`.
  */
-
 function openPost(
   first: string,
   apiKey: string = key,
