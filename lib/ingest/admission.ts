@@ -20,8 +20,8 @@ import {
   type BodyOptions,
   bearerToken,
   bearerTokenOf,
-  PARSE_BUSY_RETRY_SECONDS,
   ParseBudget,
+  ParseBusy,
   type ParseLease,
   RequestRejected,
   readBodyBytes,
@@ -61,18 +61,20 @@ let tenantSlots: TenantSlots | undefined;
 
 /**
  * The holds that pace `error`'s answer and the tenant whose refusals they count, or null for an
- * answer sent at once: over a limit, past the parse budget, or too large.
+ * answer sent at once: over a limit, past the parse budget, or too large. `leavesLimits`: the
+ * request leaves its tenant's and key's requests in progress before its answer is held (over
+ * a limit, it is not one of them).
  */
 function pacingOf(
   error: RequestRejected,
   tenant: string | null,
-): { holds: BusyHolds; tenant: string } | null {
-  if (error instanceof LimitRejected) return { holds: limitHolds, tenant: error.refusal.tenant };
-  if (tenant === null) return null;
-  if (error.status === 503 && error.retryAfterSeconds === PARSE_BUSY_RETRY_SECONDS) {
-    return { holds: busyHolds, tenant };
+): { holds: BusyHolds; tenant: string; leavesLimits: boolean } | null {
+  if (error instanceof LimitRejected) {
+    return { holds: limitHolds, tenant: error.refusal.tenant, leavesLimits: true };
   }
-  if (error.status === 413) return { holds: oversizeHolds, tenant };
+  if (tenant === null) return null;
+  if (error instanceof ParseBusy) return { holds: busyHolds, tenant, leavesLimits: false };
+  if (error.status === 413) return { holds: oversizeHolds, tenant, leavesLimits: false };
   return null;
 }
 
@@ -254,7 +256,7 @@ export async function serveKeyedIngest(
         // Its slot and bytes given back (over a limit, its place among the requests in
         // progress too) before the answer is held.
         releaseSlot();
-        if (error instanceof LimitRejected) held.leaveLimits?.();
+        if (paced.leavesLimits) held.leaveLimits?.();
         held.lease?.release();
         await paced.holds.hold(paced.tenant, request.signal);
       }

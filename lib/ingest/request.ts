@@ -21,7 +21,18 @@ export class RequestRejected extends Error {
 }
 
 /** Retry-After of a request refused because too many bytes are being parsed at once. */
-export const PARSE_BUSY_RETRY_SECONDS = 1;
+const PARSE_BUSY_RETRY_SECONDS = 1;
+
+/** A request refused (503) because too many bytes are being parsed at once (`ParseBudget`). */
+export class ParseBusy extends RequestRejected {
+  constructor(message: string) {
+    super(
+      503,
+      `${message}; nothing was stored. Retry after ${PARSE_BUSY_RETRY_SECONDS} s.`,
+      PARSE_BUSY_RETRY_SECONDS,
+    );
+  }
+}
 
 const mibText = (bytes: number) => {
   const mib = bytes / (1024 * 1024);
@@ -64,12 +75,7 @@ export class ParseBudget {
   lease(tenant: string): ParseLease {
     let held = 0;
     let released = false;
-    const busy = (message: string) =>
-      new RequestRejected(
-        503,
-        `${message}; nothing was stored. Retry after ${PARSE_BUSY_RETRY_SECONDS} s.`,
-        PARSE_BUSY_RETRY_SECONDS,
-      );
+    const busy = (message: string) => new ParseBusy(message);
     return {
       take: (bytes: number) => {
         // A chunk a stream delivers after its request was answered must not be counted again.
