@@ -36,6 +36,7 @@ import {
   type AgentRun,
   type ExportTarget,
   exportSpans,
+  modelLatency,
   runAgent,
   type SpanFamily,
 } from "../support/otel-agent";
@@ -345,6 +346,7 @@ describe("the README's set-ups", () => {
     const model = new MockLanguageModelV4({
       modelId: "mock-model-2",
       doGenerate: async () => {
+        await modelLatency();
         const answer = answers[step++];
         return answer
           ? {

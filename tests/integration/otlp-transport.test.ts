@@ -81,8 +81,7 @@ const text = (value: string) => ({ value: { case: "stringValue" as const, value 
 type SpanInit = MessageInitShape<typeof SpanSchema>;
 
 /** An AI SDK 6 LLM call offering two tools and calling one of them. */
-function llmCall(traceId: string, spanId: string): SpanInit {
-  const start = nowNs();
+function llmCall(traceId: string, spanId: string, start = nowNs()): SpanInit {
   return {
     traceId: idBytes(traceId),
     spanId: idBytes(spanId),
@@ -278,6 +277,23 @@ describe("POST /api/otlp/v1/traces: accepted exports", () => {
     const response = await post(new Uint8Array());
     expect(response.status).toBe(200);
     expect((await protobufAnswer(response)).partialSuccess).toBeUndefined();
+  });
+
+  it("numbers LLM calls that start at the same time by span id, whichever is exported first", async () => {
+    const traceId = hex(16);
+    const [first, second] = ["0f00000000000001", "f000000000000002"];
+    const start = nowNs();
+    expect((await post(protobufOf([llmCall(traceId, second, start)]))).status).toBe(200);
+    expect((await post(protobufOf([llmCall(traceId, first, start)]))).status).toBe(200);
+    const { rows } = await db.query<{ event_id: string; iteration: number }>(
+      `SELECT event_id, iteration FROM decisions WHERE tenant_id = $1 AND run_id = $2
+        ORDER BY iteration`,
+      [tenant, traceId],
+    );
+    expect(rows).toEqual([
+      { event_id: `otel:${traceId}:${first}`, iteration: 0 },
+      { event_id: `otel:${traceId}:${second}`, iteration: 1 },
+    ]);
   });
 });
 

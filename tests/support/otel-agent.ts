@@ -127,6 +127,17 @@ function modelAnswer(step: number) {
   };
 }
 
+/**
+ * A model call takes time, as a real one does: it answers once the millisecond clock has moved
+ * on. OpenTelemetry JS stamps a span's start with `Date.now()`, so without this two steps of
+ * the mock model can start in the same millisecond, and Routelens numbers such calls by span
+ * id (SPEC §8), not by the order they ran in.
+ */
+export async function modelLatency(): Promise<void> {
+  const began = Date.now();
+  while (Date.now() <= began) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 function agentTools() {
   return {
     search_orders: tool({
@@ -187,7 +198,10 @@ export async function runAgent(options: AgentRunOptions = {}): Promise<AgentRun>
       model: new MockLanguageModelV3({
         provider: "mock-provider",
         modelId: "mock-model-1",
-        doGenerate: async () => modelAnswer(step++),
+        doGenerate: async () => {
+          await modelLatency();
+          return modelAnswer(step++);
+        },
       }),
       // The same tool objects: `tool()` returns its argument in both versions.
       tools: agentTools() as unknown as Parameters<typeof generateTextV6>[0]["tools"],
@@ -213,7 +227,10 @@ export async function runAgent(options: AgentRunOptions = {}): Promise<AgentRun>
     model: new MockLanguageModelV4({
       provider: "mock-provider",
       modelId: "mock-model-1",
-      doGenerate: async () => modelAnswer(step++),
+      doGenerate: async () => {
+        await modelLatency();
+        return modelAnswer(step++);
+      },
     }),
     middleware: [...(options.middleware ?? [])],
   });
