@@ -150,12 +150,14 @@ SELECT tenant, oc, sc, v, offered,
 
 /**
  * Each tenant's offered lists into `palettes`, as ingest stores them (keyed by the SHA-256 of
- * the list as JSON), and their ids into `bench_palettes` for the decisions to name.
+ * the list as JSON; the last day of a decision naming them is at most today), and their ids
+ * into `bench_palettes` for the decisions to name.
  */
 const STORE_PALETTES = `
 ALTER TABLE bench_palettes ADD COLUMN palette_id bigint;
-INSERT INTO palettes (tenant_id, hash, tools)
-SELECT DISTINCT tenant, sha256(convert_to(to_json(offered)::text, 'UTF8')), offered
+INSERT INTO palettes (tenant_id, hash, tools, last_day)
+SELECT DISTINCT tenant, sha256(convert_to(to_json(offered)::text, 'UTF8')), offered,
+       (now() AT TIME ZONE 'UTC')::date
   FROM bench_palettes ORDER BY 1, 2
     ON CONFLICT (tenant_id, hash) DO NOTHING;
 UPDATE bench_palettes b SET palette_id = p.id

@@ -25,7 +25,7 @@ async function main() {
       onProgress: (table, deleted) => console.log(`  ${table}: deleted ${deleted}`),
     });
     console.log(
-      `Done: ${result.decisions} decisions, ${result.outcomes} outcomes, ${result.runs} runs, ${result.spans} OpenTelemetry spans, ${result.rollupRows} rollup rows deleted.`,
+      `Done: ${result.decisions} decisions, ${result.outcomes} outcomes, ${result.runs} runs, ${result.spans} OpenTelemetry spans, ${result.rollupRows} rollup rows and ${result.palettes} tool lists deleted.`,
     );
   } finally {
     await getPool().end();

@@ -48,6 +48,8 @@ export const REFERENCE_TABLES = {
   alert_delivery_attempts: "tries of a delivery",
   tenant_ingest_limits:
     "a tenant's own ingest limits, joined to its API key (a reference table) at every ingest request; one row per tenant, written by admins",
+  palette_prunes:
+    "one row: how many times tool lists were deleted, read by every ingest transaction of every tenant, written by a prune",
 } as const satisfies Record<string, string>;
 
 export type DistributedTable = (typeof DISTRIBUTED_TABLES)[number];

@@ -4,9 +4,11 @@
  * before the horizon at once (DROP TABLE: the same short time whatever its size); rows before
  * the horizon are deleted only in the week that straddles it and in the default partition. The
  * other tables are deleted from in short transactions of a bounded number of rows each, so
- * ingest keeps running while a large prune is under way.
+ * ingest keeps running while a large prune is under way. Tool lists (`palettes`) no decision
+ * from the horizon on names go first (lib/ingest/palettes.ts says why first).
  */
 import type pg from "pg";
+import { prunePalettes } from "@/lib/ingest/palettes";
 import { listPartitions, PARTITIONED_TABLES } from "./partitions";
 import { TENANT_TABLES, type TenantTableName } from "./tenant-tables";
 
@@ -17,6 +19,8 @@ export interface PruneResult {
   /** OpenTelemetry LLM-call and tool-run spans. */
   spans: number;
   rollupRows: number;
+  /** Tool lists no decision from the horizon on names. */
+  palettes: number;
 }
 
 const DURATION = /^(\d+)(m|h|d|w)$/;
@@ -57,6 +61,10 @@ export async function pruneOlderThan(
        SELECT ctid FROM ${table} WHERE ${column} < $1 LIMIT ${chunkSize}))`;
   const progress = (table: string) => (deleted: number) => onProgress(table, deleted);
 
+  const palettes = await prunePalettes(pool, horizon, {
+    chunkSize,
+    onChunk: progress("palettes"),
+  });
   const deleted = new Map<TenantTableName, number>();
   const partitions = await listPartitions(pool);
   const partitioned = new Set<string>(PARTITIONED_TABLES);
@@ -100,6 +108,7 @@ export async function pruneOlderThan(
       (sum, t) => sum + count(t.name),
       0,
     ),
+    palettes,
   };
 }
 

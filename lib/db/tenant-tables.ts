@@ -25,8 +25,8 @@ export const TENANT_TABLE_NAMES: readonly TenantTableName[] = TENANT_TABLES.map(
 
 /**
  * The tenant's data tables, its tools' size estimates (kept as last seen, never pruned), its
- * tool lists (`palettes`, named by its decisions; never pruned, a few per agent) and its API
- * keys: everything deleted with a tenant.
+ * tool lists (`palettes`, named by its decisions; pruned once no decision from the horizon on
+ * names them, lib/ingest/palettes.ts) and its API keys: everything deleted with a tenant.
  */
 export const TENANT_SCOPED_TABLES: readonly string[] = [
   ...TENANT_TABLE_NAMES,

@@ -7,6 +7,23 @@
  * Ids are remembered only once the transaction that used them has committed
  * (`rememberPalettes`): a list added by a transaction that rolls back is gone, and its id must
  * not name anything later.
+ *
+ * Retention (`prunePalettes`, which `npm run prune` runs before it removes decisions): each
+ * list keeps `last_day`, the latest UTC day of a decision naming it, which ingest moves up when
+ * it stores a later one, and a list whose last day lies before the horizon's day is deleted.
+ * No stored decision may name a deleted list, and a server remembers lists between
+ * transactions, so deletions pass a gate:
+ *
+ * - every transaction that stores decisions opens with `PALETTE_GATE`: a shared advisory lock
+ *   held until it ends, and the count of deletions so far (`palette_prunes.epoch`);
+ * - whatever deletes lists (`openPaletteDeletion`) takes the same lock exclusively, so it waits
+ *   for the transactions in progress and they wait for it, and adds one to the count;
+ * - a process forgets every list it remembers when the count it reads has changed.
+ *
+ * So a list a transaction names was stored when it began, and stays stored until it ends; once
+ * it has ended, a list is deleted only if its last day (at least the day of every decision
+ * naming it) lies before the horizon's day, and then those decisions are older than the
+ * horizon and the same prune removes them.
  */
 import { createHash } from "node:crypto";
 import type pg from "pg";
@@ -14,16 +31,64 @@ import type { DecisionRow } from "./events";
 
 /** Most lists remembered per process; beyond it the memory starts over. */
 const MAX_REMEMBERED = 20_000;
-const remembered = new Map<string, number>();
+/**
+ * Most statements adding or finding lists in one transaction. A list is added or found by the
+ * first, unless another transaction added it after that statement's snapshot was taken: the
+ * second sees it.
+ */
+const MAX_ROUNDS = 3;
+/** The advisory lock of the gate: a pair of int4 keys, apart from the single-key locks. */
+const GATE_LOCK = "7365996, 1";
+
+/**
+ * SQL statements (simple protocol, after `BEGIN`) that open the gate for a transaction storing
+ * decisions; the last answers the deletion count, for `resolvePalettes`.
+ */
+export const PALETTE_GATE = `SELECT pg_advisory_xact_lock_shared(${GATE_LOCK});
+  SELECT coalesce((SELECT epoch FROM palette_prunes WHERE id = 1), 0)::text AS epoch`;
+
+/** The deletion count `PALETTE_GATE`'s last statement answered (the last of `results`). */
+export function paletteEpochOf(results: pg.QueryResult | pg.QueryResult[]): string {
+  const last = Array.isArray(results) ? results[results.length - 1] : results;
+  const epoch = last?.rows[0]?.epoch;
+  if (typeof epoch !== "string") throw new Error("The palette gate answered no deletion count.");
+  return epoch;
+}
+
+/**
+ * Before deleting tool lists in a transaction: waits for the transactions storing decisions to
+ * end (and holds new ones back until this one ends), and adds one to the deletion count, so
+ * every server process forgets the lists it remembers.
+ */
+export async function openPaletteDeletion(client: pg.ClientBase): Promise<void> {
+  await client.query(`SELECT pg_advisory_xact_lock(${GATE_LOCK})`);
+  await client.query("UPDATE palette_prunes SET epoch = epoch + 1 WHERE id = 1");
+}
+
+/** A stored list: its id, and a UTC day (YYYY-MM-DD) its `last_day` is known to reach. */
+interface StoredPalette {
+  id: number;
+  day: string;
+}
+const remembered = new Map<string, StoredPalette>();
+/** The deletion count the remembered lists were read under. */
+let rememberedEpoch: string | null = null;
 
 /** Lists a transaction found or added, to remember once it has committed. */
-export type LearnedPalettes = ReadonlyArray<readonly [key: string, id: number]>;
+export interface LearnedPalettes {
+  epoch: string;
+  lists: ReadonlyArray<readonly [key: string, palette: StoredPalette]>;
+}
 
+/** A list the transaction's decisions name. */
 interface Wanted {
+  /** Tenant and the list as JSON: the key of the memory. */
   key: string;
   tenant: string;
+  json: string;
   tools: readonly string[];
-  hash: string;
+  /** The latest UTC day of the transaction's decisions naming the list. */
+  day: string;
   rows: DecisionRow[];
 }
 
@@ -43,95 +108,242 @@ export function paletteHash(tools: readonly string[]): string {
 
 const hashOfJson = (json: string) => createHash("sha256").update(json).digest("hex");
 
+/** The UTC day (YYYY-MM-DD) of a time. */
+const utcDay = (time: Date) => time.toISOString().slice(0, 10);
+
 /**
  * Sets `palette_id` on every row (always, so a row retried in another transaction never keeps
- * an id from one that rolled back), adding the lists not stored yet.
+ * an id from one that rolled back), adding the lists not stored yet and moving the last day of
+ * the others up to their rows' day. `epoch` is what `PALETTE_GATE` answered at the start of
+ * the transaction.
  */
 export async function resolvePalettes(
   client: pg.PoolClient,
   rows: readonly DecisionRow[],
+  epoch: string,
 ): Promise<LearnedPalettes> {
+  if (epoch !== rememberedEpoch) {
+    remembered.clear();
+    rememberedEpoch = epoch;
+  }
   const wanted = new Map<string, Wanted>();
   for (const row of rows) {
-    // The list as JSON once: the key of the memory, and what a new list's hash is taken of.
+    row.palette_id = null;
     const json = JSON.stringify(row.offered);
     const key = `${row.tenant_id}\u0000${json}`;
-    const id = remembered.get(key);
-    if (id !== undefined) {
-      row.palette_id = id;
-      continue;
+    // A stored time is ISO 8601 in UTC (`toISOString`): its first ten characters are its day.
+    const day = row.ts.slice(0, 10);
+    const entry = wanted.get(key);
+    if (!entry)
+      wanted.set(key, { key, tenant: row.tenant_id, json, tools: row.offered, day, rows: [row] });
+    else {
+      entry.rows.push(row);
+      if (day > entry.day) entry.day = day;
     }
-    row.palette_id = null;
-    let entry = wanted.get(key);
-    if (!entry) {
-      entry = {
-        key,
-        tenant: row.tenant_id,
-        tools: row.offered,
-        hash: hashOfJson(json),
-        rows: [],
-      };
-      wanted.set(key, entry);
-    }
-    entry.rows.push(row);
   }
-  if (wanted.size === 0) return [];
 
-  const found = await addOrFind(client, [...wanted.values()], true);
-  const missing = [...wanted.values()].filter((entry) => !found.has(idKey(entry)));
-  // Lists another transaction committed after this statement's snapshot was taken (this
-  // statement waited for it on the unique key): a second statement sees them.
-  if (missing.length > 0) {
-    for (const [key, id] of await addOrFind(client, missing, false)) found.set(key, id);
-  }
-  const learned: [string, number][] = [];
+  const learned = new Map<string, StoredPalette>();
+  const toMove: { tenant: string; id: number; day: string }[] = [];
+  let unknown: Wanted[] = [];
   for (const entry of wanted.values()) {
-    const id = found.get(idKey(entry));
-    if (id === undefined) throw new Error(`No palette row for a list of tenant ${entry.tenant}.`);
-    for (const row of entry.rows) row.palette_id = id;
-    learned.push([entry.key, id]);
+    const palette = remembered.get(entry.key);
+    if (palette === undefined) {
+      unknown.push(entry);
+    } else if (palette.day < entry.day) {
+      learned.set(entry.key, { id: palette.id, day: entry.day });
+      toMove.push({ tenant: entry.tenant, id: palette.id, day: entry.day });
+    } else {
+      learned.set(entry.key, palette);
+    }
   }
-  return learned;
+  for (let round = 1; unknown.length > 0 && round <= MAX_ROUNDS; round++) {
+    const { added, found } = await addOrFind(client, unknown);
+    for (const [key, id] of added) {
+      learned.set(key, { id, day: (wanted.get(key) as Wanted).day });
+    }
+    // Found: its last day is not known here, so it is moved wherever it is earlier.
+    for (const [key, id] of found) {
+      const entry = wanted.get(key) as Wanted;
+      learned.set(key, { id, day: entry.day });
+      toMove.push({ tenant: entry.tenant, id, day: entry.day });
+    }
+    unknown = unknown.filter((entry) => !learned.has(entry.key));
+  }
+  await moveLastDays(client, toMove);
+
+  for (const entry of wanted.values()) {
+    const palette = learned.get(entry.key);
+    if (palette === undefined)
+      throw new Error(`No palette row for a list of tenant ${entry.tenant}.`);
+    for (const row of entry.rows) row.palette_id = palette.id;
+  }
+  return { epoch, lists: [...learned] };
 }
 
-const idKey = (entry: { tenant: string; hash: string }) => `${entry.tenant}\u0000${entry.hash}`;
+/**
+ * Moves each list's `last_day` up to the given day where it is earlier. The rows are locked in
+ * key order first, so two transactions moving the same lists never wait for each other in a
+ * circle.
+ */
+async function moveLastDays(
+  client: pg.PoolClient,
+  lists: readonly { tenant: string; id: number; day: string }[],
+): Promise<void> {
+  if (lists.length === 0) return;
+  await client.query(
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::date[]) AS i(tenant_id, id, day)
+     ), moving AS MATERIALIZED (
+       SELECT p.tenant_id, p.id, i.day
+         FROM palettes p JOIN input i ON p.tenant_id = i.tenant_id AND p.id = i.id
+        WHERE p.last_day < i.day
+        ORDER BY p.tenant_id, p.id
+          FOR NO KEY UPDATE OF p
+     )
+     UPDATE palettes p SET last_day = greatest(p.last_day, m.day) FROM moving m
+      WHERE p.tenant_id = m.tenant_id AND p.id = m.id`,
+    [lists.map((list) => list.tenant), lists.map((list) => list.id), lists.map((list) => list.day)],
+  );
+}
 
-/** Adds the lists (in key order, so concurrent transactions wait for each other, never deadlock) and reads their ids. */
+/**
+ * Adds the lists (in key order, so concurrent transactions wait for each other, never
+ * deadlock) with their day as `last_day`, and reads the ids of those already stored. Answers
+ * the ids of the lists added and of those found, by the entries' keys. A list another
+ * transaction committed after this statement's snapshot was taken (the insert waited for it
+ * on the unique key) is in neither: the next round finds it.
+ */
 async function addOrFind(
   client: pg.PoolClient,
   entries: readonly Wanted[],
-  add: boolean,
-): Promise<Map<string, number>> {
-  const input = JSON.stringify(
-    [...entries]
-      .sort((a, b) => (idKey(a) < idKey(b) ? -1 : idKey(a) > idKey(b) ? 1 : 0))
-      .map((entry) => ({ tenant_id: entry.tenant, hash: entry.hash, tools: entry.tools })),
+): Promise<{ added: Map<string, number>; found: Map<string, number> }> {
+  const hashed = entries
+    .map((entry) => ({ entry, hash: hashOfJson(entry.json) }))
+    .sort((a, b) => compareKeys(rowKey(a.entry.tenant, a.hash), rowKey(b.entry.tenant, b.hash)));
+  const { rows } = await client.query<{
+    tenant_id: string;
+    hash: string;
+    id: string;
+    added: boolean;
+  }>(
+    `WITH input AS (
+       SELECT i.tenant_id, decode(i.hash, 'hex') AS hash, i.tools, i.day
+         FROM json_to_recordset($1::json) AS i(tenant_id text, hash text, tools text[], day date)
+     ), added AS (
+       INSERT INTO palettes (tenant_id, hash, tools, last_day)
+       SELECT tenant_id, hash, tools, day FROM input ORDER BY tenant_id, hash
+       ON CONFLICT (tenant_id, hash) DO NOTHING
+       RETURNING tenant_id, hash, id
+     )
+     SELECT tenant_id, encode(hash, 'hex') AS hash, id::text, true AS added FROM added
+     UNION ALL
+     SELECT p.tenant_id, encode(p.hash, 'hex'), p.id::text, false
+       FROM palettes p JOIN input i ON p.tenant_id = i.tenant_id AND p.hash = i.hash`,
+    [
+      JSON.stringify(
+        hashed.map(({ entry, hash }) => ({
+          tenant_id: entry.tenant,
+          hash,
+          tools: entry.tools,
+          day: entry.day,
+        })),
+      ),
+    ],
   );
-  const { rows } = await client.query<{ tenant_id: string; hash: string; id: number }>(
-    add
-      ? `WITH input AS (
-           SELECT i.tenant_id, decode(i.hash, 'hex') AS hash, i.tools
-             FROM json_to_recordset($1::json) AS i(tenant_id text, hash text, tools text[])
-         ), added AS (
-           INSERT INTO palettes (tenant_id, hash, tools)
-           SELECT tenant_id, hash, tools FROM input ORDER BY tenant_id, hash
-           ON CONFLICT (tenant_id, hash) DO NOTHING
-           RETURNING tenant_id, hash, id
-         )
-         SELECT tenant_id, encode(hash, 'hex') AS hash, id FROM added
-         UNION ALL
-         SELECT p.tenant_id, encode(p.hash, 'hex'), p.id
-           FROM palettes p JOIN input i ON p.tenant_id = i.tenant_id AND p.hash = i.hash`
-      : `SELECT p.tenant_id, encode(p.hash, 'hex') AS hash, p.id
-           FROM json_to_recordset($1::json) AS i(tenant_id text, hash text)
-           JOIN palettes p ON p.tenant_id = i.tenant_id AND p.hash = decode(i.hash, 'hex')`,
-    [input],
-  );
-  return new Map(rows.map((row) => [idKey({ tenant: row.tenant_id, hash: row.hash }), row.id]));
+  const keyOf = new Map(hashed.map(({ entry, hash }) => [rowKey(entry.tenant, hash), entry.key]));
+  const added = new Map<string, number>();
+  const found = new Map<string, number>();
+  for (const row of rows) {
+    const key = keyOf.get(rowKey(row.tenant_id, row.hash));
+    if (key !== undefined) (row.added ? added : found).set(key, Number(row.id));
+  }
+  return { added, found };
 }
 
-/** Remembers the lists of a committed transaction. */
+const rowKey = (tenant: string, hash: string) => `${tenant}\u0000${hash}`;
+const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Remembers the lists of a committed transaction, unless lists were deleted since it began (a
+ * later transaction of this process saw a new deletion count first).
+ */
 export function rememberPalettes(learned: LearnedPalettes): void {
-  if (remembered.size + learned.length > MAX_REMEMBERED) remembered.clear();
-  for (const [key, id] of learned) remembered.set(key, id);
+  if (learned.epoch !== rememberedEpoch || learned.lists.length === 0) return;
+  if (remembered.size + learned.lists.length > MAX_REMEMBERED) remembered.clear();
+  for (const [key, palette] of learned.lists) remembered.set(key, palette);
+}
+
+/** Nothing learned: for a transaction that stored no decision. */
+export const NOTHING_LEARNED: LearnedPalettes = { epoch: "", lists: [] };
+
+/**
+ * Deletes the lists no decision from the horizon on can name: those whose last day lies
+ * before the horizon's UTC day. Walks the table in key order, `chunkSize` rows a transaction,
+ * each behind the gate. Run it before the decisions are removed: a decision stored meanwhile
+ * naming a deleted list is older than the horizon, and goes with them.
+ */
+export async function prunePalettes(
+  pool: pg.Pool,
+  horizon: Date,
+  { chunkSize, onChunk }: { chunkSize: number; onChunk: (deleted: number) => void },
+): Promise<number> {
+  const before = utcDay(horizon);
+  let after: PaletteKey | null = null;
+  let total = 0;
+  for (;;) {
+    const chunk = await deletePaletteChunk(pool, before, chunkSize, after);
+    if (chunk === null) return total;
+    total += chunk.deleted;
+    onChunk(chunk.deleted);
+    after = chunk.last;
+  }
+}
+
+interface PaletteKey {
+  tenant_id: string;
+  id: string;
+}
+
+/**
+ * One chunk of `prunePalettes`, after the key `after`; null when none is left. The gate is
+ * passed only when there is something to delete, so a prune with nothing to delete holds no
+ * ingest back.
+ */
+async function deletePaletteChunk(
+  pool: pg.Pool,
+  before: string,
+  chunkSize: number,
+  after: PaletteKey | null,
+): Promise<{ deleted: number; last: PaletteKey } | null> {
+  const params = after ? [before, chunkSize, after.tenant_id, after.id] : [before, chunkSize];
+  const doomed = `SELECT tenant_id, id FROM palettes
+     WHERE last_day < $1::date ${after ? "AND (tenant_id, id) > ($3, $4::bigint)" : ""}
+     ORDER BY tenant_id, id
+     LIMIT $2`;
+  const { rows: waiting } = await pool.query(`SELECT 1 FROM (${doomed}) AS d LIMIT 1`, params);
+  if (waiting.length === 0) return null;
+
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await openPaletteDeletion(client);
+    const { rows } = await client.query<PaletteKey & { deleted: number }>(
+      `WITH doomed AS MATERIALIZED (${doomed}), gone AS (
+         DELETE FROM palettes p USING doomed d WHERE p.tenant_id = d.tenant_id AND p.id = d.id
+       )
+       SELECT (SELECT count(*)::int FROM doomed) AS deleted, l.tenant_id, l.id::text
+         FROM (SELECT tenant_id, id FROM doomed ORDER BY tenant_id DESC, id DESC LIMIT 1) l`,
+      params,
+    );
+    await client.query("COMMIT");
+    const last = rows[0];
+    return last
+      ? { deleted: last.deleted, last: { tenant_id: last.tenant_id, id: last.id } }
+      : null;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }

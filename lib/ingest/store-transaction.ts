@@ -38,7 +38,15 @@ import {
   joinedOutcomeLine,
 } from "./copy";
 import { type DecisionRow, harmfulTools, type OutcomeRow } from "./events";
-import { type LearnedPalettes, offeredOf, rememberPalettes, resolvePalettes } from "./palettes";
+import {
+  type LearnedPalettes,
+  NOTHING_LEARNED,
+  offeredOf,
+  PALETTE_GATE,
+  paletteEpochOf,
+  rememberPalettes,
+  resolvePalettes,
+} from "./palettes";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
 import { aggregateDeltas, type JoinedDecision, joinedDecision } from "./rollups";
 import { upsertDecisionToolSizes } from "./tool-sizes";
@@ -64,9 +72,9 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
 
   const client = await getPool().connect();
   const created = new Set<string>();
-  let palettes: LearnedPalettes = [];
+  let palettes: LearnedPalettes = NOTHING_LEARNED;
   try {
-    await beginWithJoinLocks(client, unique);
+    const epoch = await beginWithJoinLocks(client, unique);
     const { stored, waiting, unjoined } = await addEventIds(client, unique);
     const fresh = unique.filter(
       (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
@@ -80,7 +88,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
       newOutcomes,
       (key) => waiting.has(key) || unjoined.has(key),
     );
-    palettes = await resolvePalettes(client, newDecisions);
+    palettes = await resolvePalettes(client, newDecisions, epoch);
     await insertDecisions(client, newDecisions, here.joinedOf);
     await insertOutcomes(client, newOutcomes, here.joinedOutcomes);
     await upsertDecisionToolSizes(client, newDecisions);
@@ -109,21 +117,24 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
 
 /**
  * Opens the transaction and takes a transaction-scoped advisory lock per (tenant, run,
- * iteration) of `items`, in key order, in one round trip: `BEGIN` and the locks go as one
- * simple query, so the keys are written into its text as literals (escaped by the driver).
+ * iteration) of `items`, in key order, and the palette gate (lib/ingest/palettes.ts), in one
+ * round trip: `BEGIN` and the locks go as one simple query, so the keys are written into its
+ * text as literals (escaped by the driver). Answers the gate's deletion count.
  */
-async function beginWithJoinLocks(client: pg.PoolClient, items: StoreInput[]): Promise<void> {
+async function beginWithJoinLocks(client: pg.PoolClient, items: StoreInput[]): Promise<string> {
   const keys = new Set<string>();
   for (const { row } of items)
     keys.add(`${row.tenant_id}\u0001${row.run_id}\u0001${row.iteration}`);
   const literals = [...keys].map((key) => client.escapeLiteral(key)).join(",");
-  await client.query(
+  const results = await client.query(
     `BEGIN;
      SELECT pg_advisory_xact_lock(k)
        FROM (SELECT DISTINCT hashtextextended(key, 7369) AS k
                FROM unnest(ARRAY[${literals}]::text[]) AS key
-              ORDER BY k) AS keys`,
+              ORDER BY k) AS keys;
+     ${PALETTE_GATE}`,
   );
+  return paletteEpochOf(results);
 }
 
 /**

@@ -38,7 +38,14 @@ import {
   toDecisionRow,
   toOutcomeRow,
 } from "@/lib/ingest/events";
-import { type LearnedPalettes, rememberPalettes, resolvePalettes } from "@/lib/ingest/palettes";
+import {
+  type LearnedPalettes,
+  NOTHING_LEARNED,
+  PALETTE_GATE,
+  paletteEpochOf,
+  rememberPalettes,
+  resolvePalettes,
+} from "@/lib/ingest/palettes";
 import { writeAggregatesAndCommit } from "@/lib/ingest/rollup-upserts";
 import {
   aggregateDeltas,
@@ -138,9 +145,9 @@ async function writeTransaction(
   lookUpStoredEvents: boolean,
 ): Promise<void> {
   const client = await getPool().connect();
-  let palettes: LearnedPalettes = [];
+  let palettes: LearnedPalettes = NOTHING_LEARNED;
   try {
-    await client.query("BEGIN");
+    const epoch = paletteEpochOf(await client.query(`BEGIN; ${PALETTE_GATE}`));
     await lockRunsAndTraces(client, tenant, spans);
     const toolRunRuns = await resolveToolRunRuns(client, tenant, spans);
     const fresh = await insertSpans(client, tenant, spans, toolRunRuns);
@@ -161,6 +168,7 @@ async function writeTransaction(
       palettes = await resolvePalettes(
         client,
         decisions.map((d) => d.row),
+        epoch,
       );
       await copyRows(
         client,

@@ -31,6 +31,7 @@ import { DEMO_PROFILES } from "@/lib/demo/profiles";
 import { DEFAULT_KEYS_FILE } from "@/lib/demo/simulate-options";
 import { DemoTraffic } from "@/lib/demo/traffic";
 import { UNROUTED_DEMO_TENANT, unroutedDemoRuns } from "@/lib/demo/unrouted";
+import { openPaletteDeletion } from "@/lib/ingest/palettes";
 import type { OtlpSpan } from "@/lib/otlp/types";
 import { eventSchema } from "@/lib/schemas/events";
 import { parseCommandLine } from "./command-line";
@@ -312,6 +313,8 @@ export async function deleteDemoData(pool: pg.Pool): Promise<DemoResetResult> {
       (await client.query(`DELETE FROM ${table} WHERE tenant_id = ANY($1::text[])`, [tenants]))
         .rowCount ?? 0;
     const removed = new Map<string, number>();
+    // Their tool lists go too: servers running now must forget them (lib/ingest/palettes.ts).
+    await openPaletteDeletion(client);
     for (const table of TENANT_SCOPED_TABLES) removed.set(table, await remove(table));
     const count = (table: string) => removed.get(table) ?? 0;
     const decisions = count("decisions");

@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MigrationError, migrate, readMigrations } from "@/lib/db/migrate";
+import { pruneOlderThan } from "@/lib/db/prune";
 import { offeredOf, paletteHash } from "@/lib/ingest/palettes";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { startAppServer } from "@/scripts/lib/app-server";
@@ -24,6 +25,7 @@ const TIME_PARTITIONS = "20261206000000_time_partitions";
 const ROLLUP_DAY = "20261209000000_rollup_day";
 const WITHOUT_DROPPED = "20261210000000_decisions_without_dropped";
 const PALETTES = "20261211000000_palettes";
+const PALETTE_RETENTION = "20261212000000_palette_retention";
 
 /**
  * A scratch database migrated with every migration but `held` (the schema a database had before
@@ -285,6 +287,7 @@ describe("time_partitions migration", () => {
       TIME_PARTITIONS,
       WITHOUT_DROPPED,
       PALETTES,
+      PALETTE_RETENTION,
     );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -345,7 +348,7 @@ describe("time_partitions migration", () => {
       const ids = await client.query("SELECT count(*)::int AS n FROM event_ids");
       expect(ids.rows[0].n).toBe(10);
 
-      await restore(dir, WITHOUT_DROPPED, PALETTES);
+      await restore(dir, WITHOUT_DROPPED, PALETTES, PALETTE_RETENTION);
       await migrate(url, { dir });
 
       // Ingest on the migrated database: the stored ids are duplicates, whatever the
@@ -471,7 +474,12 @@ describe("schema drift", () => {
 
 describe("decisions_without_dropped migration", () => {
   it("keeps every stored decision, and one stored before it still gets its harmful tools when its outcome comes", async () => {
-    const { url, dir } = await migratedWithout("without_dropped", WITHOUT_DROPPED, PALETTES);
+    const { url, dir } = await migratedWithout(
+      "without_dropped",
+      WITHOUT_DROPPED,
+      PALETTES,
+      PALETTE_RETENTION,
+    );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -501,7 +509,7 @@ describe("decisions_without_dropped migration", () => {
       const before = await snapshot();
       expect(before.n).toBe(2);
 
-      await restore(dir, WITHOUT_DROPPED, PALETTES);
+      await restore(dir, WITHOUT_DROPPED, PALETTES, PALETTE_RETENTION);
       await migrate(url, { dir });
       expect(await snapshot()).toEqual(before);
       const columns = await client.query(
@@ -545,7 +553,7 @@ describe("decisions_without_dropped migration", () => {
 
 describe("palettes migration", () => {
   it("keeps the lists of decisions stored before it, and stores each new list once per tenant", async () => {
-    const { url, dir } = await migratedWithout("palettes", PALETTES);
+    const { url, dir } = await migratedWithout("palettes", PALETTES, PALETTE_RETENTION);
     const keyT = await seedApiKey(url, "t");
     const keyU = await seedApiKey(url, "u");
     const client = new pg.Client({ connectionString: url });
@@ -558,7 +566,7 @@ describe("palettes migration", () => {
          VALUES ('t', 'd-old', 'run-1', 'action', 'observe', 0, 0, now(), 2, 1, 1, 40, 0, 0, 0,
                  '{old_a,old_b}', '{old_a}', '[]', '[]')`,
       );
-      await restore(dir, PALETTES);
+      await restore(dir, PALETTES, PALETTE_RETENTION);
       await migrate(url, { dir });
 
       const app = await startAppServer({ databaseUrl: url });
@@ -603,6 +611,39 @@ describe("palettes migration", () => {
         { tenant_id: "t", tools: long, hash: paletteHash(long) },
         { tenant_id: "u", tools: long, hash: paletteHash(long) },
       ]);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe("palette_retention migration", () => {
+  it("gives the lists stored before it the day after it as their last day, so a prune keeps them", async () => {
+    const { url, dir } = await migratedWithout("palette_retention", PALETTE_RETENTION);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(
+        `INSERT INTO palettes (tenant_id, hash, tools) VALUES ('t', decode($1, 'hex'), '{a,b}')`,
+        [paletteHash(["a", "b"])],
+      );
+      await restore(dir, PALETTE_RETENTION);
+      await migrate(url, { dir });
+      const { rows } = await client.query(
+        `SELECT last_day = (now() AT TIME ZONE 'UTC')::date + 1 AS day_after FROM palettes`,
+      );
+      expect(rows).toEqual([{ day_after: true }]);
+
+      const pool = new pg.Pool({ connectionString: url });
+      try {
+        expect((await pruneOlderThan(pool, new Date())).palettes).toBe(0);
+      } finally {
+        await pool.end();
+      }
+      // New lists say their day: the column has no default.
+      await expect(
+        client.query(`INSERT INTO palettes (tenant_id, hash, tools) VALUES ('t', '\\x00', '{c}')`),
+      ).rejects.toThrow(/last_day/);
     } finally {
       await client.end();
     }

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getPool } from "@/lib/db/client";
 import { parseDuration, pruneOlderThan } from "@/lib/db/prune";
+import { offeredOf, PALETTE_GATE } from "@/lib/ingest/palettes";
 import { createApiKey } from "@/lib/keys";
 import { storeSpans } from "@/lib/otlp/store";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
@@ -143,5 +144,117 @@ describe("pruneOlderThan", () => {
       tool_hours: [start(0)],
     });
     await deleteTenantRows(db, straddle);
+  });
+});
+
+describe("pruning tool lists", () => {
+  const DAY = 86_400_000;
+  const daysAgo = (days: number) => new Date(Date.now() - days * DAY);
+  const listTenant = `prune-lists-${Date.now()}`;
+  let key: string;
+  let iteration = 0;
+  /** Posts one decision offering `offered`, dated `days` back, to the test server. */
+  const post = async (offered: string[], days: number) => {
+    const event = decisionEvent({
+      run_id: `run-${listTenant}`,
+      iteration: iteration++,
+      timestamp: daysAgo(days).toISOString(),
+      offered,
+      selected: offered.slice(0, 1),
+    });
+    expect((await postBatch(baseUrl, key, [event])).status).toBe(200);
+  };
+  /** The tenant's stored lists, with their last day. */
+  const lists = async () =>
+    (
+      await db.query<{ tools: string[]; id: string; last_day: string }>(
+        `SELECT tools, id::text, last_day::text FROM palettes WHERE tenant_id = $1 ORDER BY tools`,
+        [listTenant],
+      )
+    ).rows;
+  const day = (days: number) => daysAgo(days).toISOString().slice(0, 10);
+
+  beforeAll(async () => {
+    key = (await createApiKey(listTenant)).key;
+  });
+  afterAll(() => deleteTenantRows(db, listTenant));
+
+  it("keeps each list's last day: the latest day of a decision naming it, never moved back", async () => {
+    await post(["moving_a", "moving_b"], 10);
+    await post(["moving_a", "moving_b"], 2);
+    await post(["moving_a", "moving_b"], 5);
+    expect((await lists()).map(({ tools, last_day }) => ({ tools, last_day }))).toEqual([
+      { tools: ["moving_a", "moving_b"], last_day: day(2) },
+    ]);
+  });
+
+  it("deletes the lists only decisions before the horizon named, and stores one again when a new decision names it", async () => {
+    await post(["old_a", "old_b"], 40);
+    await post(["both_a"], 40);
+    await post(["both_a"], 1);
+    const before = await lists();
+    const oldId = before.find((list) => list.tools[0] === "old_a")?.id;
+
+    const chunks: number[] = [];
+    const result = await pruneOlderThan(getPool(), daysAgo(30), {
+      chunkSize: 1,
+      onProgress: (table, deleted) => {
+        if (table === "palettes") chunks.push(deleted);
+      },
+    });
+    // One list a chunk: the walk goes on from each chunk's last key to the end.
+    expect(result.palettes).toBeGreaterThanOrEqual(1);
+    expect(chunks).toEqual(Array(result.palettes).fill(1));
+    expect((await lists()).map((list) => list.tools)).toEqual([
+      ["both_a"],
+      ["moving_a", "moving_b"],
+    ]);
+
+    // The server still remembers the pruned list's id: it must find it gone and add it again.
+    await post(["old_a", "old_b"], 0);
+    const again = (await lists()).find((list) => list.tools[0] === "old_a");
+    expect(again?.id).not.toBe(oldId);
+    expect(again?.last_day).toBe(day(0));
+    const { rows } = await db.query(
+      `SELECT d.ts, ${offeredOf("d")} AS offered FROM decisions d
+        WHERE d.tenant_id = $1 ORDER BY d.ts`,
+      [listTenant],
+    );
+    // Every decision left names a stored list (none falls back to the empty list).
+    expect(rows.map((row) => row.offered)).toEqual([
+      ["moving_a", "moving_b"],
+      ["moving_a", "moving_b"],
+      ["moving_a", "moving_b"],
+      ["both_a"],
+      ["old_a", "old_b"],
+    ]);
+  });
+
+  it("waits for the transactions storing decisions before it deletes a list, and holds new ones back", async () => {
+    await post(["held_a"], 50);
+    const holder = new pg.Client({ connectionString: inject("databaseUrl") });
+    await holder.connect();
+    let pruned: Promise<unknown> | null = null;
+    try {
+      // A transaction storing decisions opens with the gate: a shared lock until it ends.
+      await holder.query(`BEGIN; ${PALETTE_GATE}`);
+      pruned = pruneOlderThan(getPool(), daysAgo(30));
+      // The prune waits for the gate's lock, with the old list still stored.
+      for (let waited = 0; ; waited += 20) {
+        const { rows } = await db.query(
+          "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ExclusiveLock' AND NOT granted",
+        );
+        if (rows.length > 0) break;
+        if (waited > 10_000) throw new Error("the prune never waited for the gate");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await lists()).map((list) => list.tools[0])).toContain("held_a");
+      await holder.query("COMMIT");
+      await pruned;
+    } finally {
+      await holder.end();
+      await pruned?.catch(() => {});
+    }
+    expect((await lists()).map((list) => list.tools[0])).not.toContain("held_a");
   });
 });
