@@ -1,31 +1,9 @@
-/**
- * A transaction on a connection of the shared pool. While a connection is checked out the pool
- * does not listen for its errors, and an unheard 'error' (PostgreSQL restarted or stopped
- * mid-transaction) would end the server process; here it is heard, the transaction fails, and
- * the broken connection is discarded instead of returned to the pool.
- */
+/** A transaction on a connection of the shared pool (`inTransactionOn`, lib/db/transaction.ts). */
 import "server-only";
 import type pg from "pg";
 import { getPool } from "@/lib/db/client";
+import { inTransactionOn } from "@/lib/db/transaction";
 
-export async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await getPool().connect();
-  let failed = false;
-  const onError = () => {
-    failed = true;
-  };
-  client.on("error", onError);
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    failed = true;
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.removeListener("error", onError);
-    client.release(failed);
-  }
+export function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransactionOn(getPool(), work);
 }

@@ -11,6 +11,7 @@ import type pg from "pg";
 import { prunePalettes } from "@/lib/ingest/palettes";
 import { listPartitions, PARTITIONED_TABLES } from "./partitions";
 import { TENANT_TABLES, type TenantTableName } from "./tenant-tables";
+import { inTransactionOn } from "./transaction";
 
 export interface PruneResult {
   decisions: number;
@@ -117,18 +118,10 @@ export async function pruneOlderThan(
  * so the count is of exactly the rows dropped.
  */
 async function dropPartition(pool: pg.Pool, name: string): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  return inTransactionOn(pool, async (client) => {
     await client.query(`LOCK TABLE "${name}" IN ACCESS EXCLUSIVE MODE`);
     const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "${name}"`);
     await client.query(`DROP TABLE "${name}"`);
-    await client.query("COMMIT");
     return Number(rows[0]?.n ?? 0);
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -27,6 +27,7 @@
  */
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { inTransactionOn } from "@/lib/db/transaction";
 import type { DecisionRow } from "./events";
 
 /** Most lists remembered per process; beyond it the memory starts over. */
@@ -279,8 +280,9 @@ export const NOTHING_LEARNED: LearnedPalettes = { epoch: "", lists: [] };
 /**
  * Deletes the lists no decision from the horizon on can name: those whose last day lies
  * before the horizon's UTC day. Walks the table in key order, `chunkSize` rows a transaction,
- * each behind the gate. Run it before the decisions are removed: a decision stored meanwhile
- * naming a deleted list is older than the horizon, and goes with them.
+ * each behind the gate; when there is nothing to delete (the usual case) the gate is not
+ * passed, so ingest is not held back. Run it before the decisions are removed: a decision
+ * stored meanwhile naming a deleted list is older than the horizon, and goes with them.
  */
 export async function prunePalettes(
   pool: pg.Pool,
@@ -288,13 +290,19 @@ export async function prunePalettes(
   { chunkSize, onChunk }: { chunkSize: number; onChunk: (deleted: number) => void },
 ): Promise<number> {
   const before = utcDay(horizon);
+  const { rows: old } = await pool.query(
+    "SELECT 1 FROM palettes WHERE last_day < $1::date LIMIT 1",
+    [before],
+  );
+  if (old.length === 0) return 0;
   let after: PaletteKey | null = null;
   let total = 0;
   for (;;) {
     const chunk = await deletePaletteChunk(pool, before, chunkSize, after);
-    if (chunk === null) return total;
+    if (chunk.deleted > 0) onChunk(chunk.deleted);
     total += chunk.deleted;
-    onChunk(chunk.deleted);
+    // A chunk short of `chunkSize` reached the end of the table.
+    if (chunk.last === null || chunk.deleted < chunkSize) return total;
     after = chunk.last;
   }
 }
@@ -304,46 +312,31 @@ interface PaletteKey {
   id: string;
 }
 
-/**
- * One chunk of `prunePalettes`, after the key `after`; null when none is left. The gate is
- * passed only when there is something to delete, so a prune with nothing to delete holds no
- * ingest back.
- */
-async function deletePaletteChunk(
+/** One chunk of `prunePalettes`: the lists deleted after the key `after`, and the last one. */
+function deletePaletteChunk(
   pool: pg.Pool,
   before: string,
   chunkSize: number,
   after: PaletteKey | null,
-): Promise<{ deleted: number; last: PaletteKey } | null> {
-  const params = after ? [before, chunkSize, after.tenant_id, after.id] : [before, chunkSize];
-  const doomed = `SELECT tenant_id, id FROM palettes
-     WHERE last_day < $1::date ${after ? "AND (tenant_id, id) > ($3, $4::bigint)" : ""}
-     ORDER BY tenant_id, id
-     LIMIT $2`;
-  const { rows: waiting } = await pool.query(`SELECT 1 FROM (${doomed}) AS d LIMIT 1`, params);
-  if (waiting.length === 0) return null;
-
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+): Promise<{ deleted: number; last: PaletteKey | null }> {
+  return inTransactionOn(pool, async (client) => {
     await openPaletteDeletion(client);
     const { rows } = await client.query<PaletteKey & { deleted: number }>(
-      `WITH doomed AS MATERIALIZED (${doomed}), gone AS (
+      `WITH doomed AS MATERIALIZED (
+         SELECT tenant_id, id FROM palettes
+          WHERE last_day < $1::date ${after ? "AND (tenant_id, id) > ($3, $4::bigint)" : ""}
+          ORDER BY tenant_id, id
+          LIMIT $2
+       ), gone AS (
          DELETE FROM palettes p USING doomed d WHERE p.tenant_id = d.tenant_id AND p.id = d.id
        )
        SELECT (SELECT count(*)::int FROM doomed) AS deleted, l.tenant_id, l.id::text
          FROM (SELECT tenant_id, id FROM doomed ORDER BY tenant_id DESC, id DESC LIMIT 1) l`,
-      params,
+      after ? [before, chunkSize, after.tenant_id, after.id] : [before, chunkSize],
     );
-    await client.query("COMMIT");
     const last = rows[0];
     return last
       ? { deleted: last.deleted, last: { tenant_id: last.tenant_id, id: last.id } }
-      : null;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
+      : { deleted: 0, last: null };
+  });
 }
