@@ -8,7 +8,7 @@ import { type Aggregates, ROLLUP_MEASURES } from "./rollups";
 const FLOAT_MEASURES = new Set(["dropped_tokens_sq", "offered_tools_sq", "selected_tools_sq"]);
 
 /** A JSON value as a SQL literal, escaped by node-postgres (quotes and backslashes). */
-const jsonLiteral = (client: pg.PoolClient, value: unknown) =>
+export const jsonLiteral = (client: pg.PoolClient, value: unknown) =>
   `${client.escapeLiteral(JSON.stringify(value))}::json`;
 
 function upsertRollupSql(
@@ -83,14 +83,17 @@ function upsertRunsSql(client: pg.PoolClient, rows: Aggregates["runs"]): string 
  * Upserts every rollup and the runs summary and commits, in one round trip (a multi-statement
  * query; the rows travel as escaped JSON literals). Concurrent transactions touch the same
  * rollup rows, so the time between the first upsert and the commit — while those rows stay
- * locked — is kept as short as it can be. Tables in a fixed order, rows sorted by key: no
- * deadlock between transactions.
+ * locked — is kept as short as it can be. `first` are the caller's own upserts of shared rows
+ * (tool sizes, the OTLP call counts; null for none), run before the rollups for the same
+ * reason. Tables in a fixed order, rows sorted by key: no deadlock between transactions.
  */
 export async function writeAggregatesAndCommit(
   client: pg.PoolClient,
   aggregates: Aggregates,
+  first: readonly (string | null)[] = [],
 ): Promise<void> {
   const statements = [
+    ...first,
     upsertRollupSql(client, "rollup_minute", aggregates.minute),
     upsertRollupSql(client, "rollup_hour", aggregates.hour),
     upsertRollupSql(client, "rollup_day", aggregates.day),

@@ -49,7 +49,7 @@ import {
 } from "./palettes";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
 import { aggregateDeltas, type JoinedDecision, joinedDecision } from "./rollups";
-import { upsertDecisionToolSizes } from "./tool-sizes";
+import { latestToolSizes, upsertToolSizesSql } from "./tool-sizes";
 
 export type StoreInput =
   | { kind: "decision"; row: DecisionRow }
@@ -91,7 +91,6 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
     palettes = await resolvePalettes(client, newDecisions, epoch);
     await insertDecisions(client, newDecisions, here.joinedOf);
     await insertOutcomes(client, newOutcomes, here.joinedOutcomes);
-    await upsertDecisionToolSizes(client, newDecisions);
     for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
     // What was not joined here is joined by the database, where a join is possible: at a key
     // with a new outcome, or with an outcome already waiting.
@@ -100,7 +99,9 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
       return !here.settled.has(key) && (here.outcomeKeys.has(key) || waiting.has(key));
     });
     const joined = [...here.joinedOf.values(), ...(await joinOutcomes(client, elsewhere))];
-    await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined));
+    await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined), [
+      upsertToolSizesSql(client, latestToolSizes(newDecisions)),
+    ]);
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     client.release(isUnavailable(error) ? (error as Error) : undefined);

@@ -6,6 +6,7 @@
  */
 import type pg from "pg";
 import type { DecisionRow } from "./events";
+import { jsonLiteral } from "./rollup-upserts";
 
 /** One tool's size estimate, as one decision or LLM call reported it. */
 export interface ToolSizeSighting {
@@ -64,42 +65,35 @@ export function latestToolSizes(
   return latest.values();
 }
 
-/**
- * Upserts the latest of `sightings` in one statement (rows in key order, so concurrent
- * transactions lock them in the same order); a stored row is replaced only by a later one.
- * Runs inside the caller's transaction.
- */
-export async function upsertToolSizes(
-  client: pg.PoolClient,
-  sightings: Iterable<ToolSizeSighting>,
-): Promise<void> {
+/** The latest of `sightings` per (tenant, tool), in (tenant, tool) order. */
+export function latestOf(sightings: Iterable<ToolSizeSighting>): ToolSizeSighting[] {
   const latest = new LatestSizes();
   for (const s of sightings) latest.see(s.tenant, s.tool, s.tokens, s.seenAt);
-  await writeToolSizes(client, latest.values());
+  return latest.values();
 }
 
-/** The sizes the `tool_tokens` maps of `decisions` carry. */
-export async function upsertDecisionToolSizes(
+/**
+ * The statement that upserts `sizes` (one per (tenant, tool), in key order, so concurrent
+ * transactions lock the rows in the same order; `latestOf`, `latestToolSizes`): a stored row is
+ * replaced only by a later one. The rows travel as an escaped JSON literal, so the statement
+ * goes in the transaction's last round trip with the rollups (`writeAggregatesAndCommit`) and
+ * holds its rows locked only until the commit. Null when there is nothing to write.
+ */
+export function upsertToolSizesSql(
   client: pg.PoolClient,
-  decisions: readonly DecisionRow[],
-): Promise<void> {
-  await writeToolSizes(client, latestToolSizes(decisions));
-}
-
-async function writeToolSizes(client: pg.PoolClient, sizes: ToolSizeSighting[]): Promise<void> {
-  if (sizes.length === 0) return;
-  await client.query(
-    `INSERT INTO tool_sizes (tenant_id, tool, tokens, seen_at)
+  sizes: readonly ToolSizeSighting[],
+): string | null {
+  if (sizes.length === 0) return null;
+  const rows = sizes.map((s) => ({
+    tenant_id: s.tenant,
+    tool: s.tool,
+    tokens: s.tokens,
+    seen_at: s.seenAt,
+  }));
+  return `INSERT INTO tool_sizes (tenant_id, tool, tokens, seen_at)
      SELECT u.tenant_id, u.tool, u.tokens, u.seen_at
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[])
-         AS u(tenant_id, tool, tokens, seen_at)
+       FROM json_to_recordset(${jsonLiteral(client, rows)})
+         AS u(tenant_id text, tool text, tokens int, seen_at timestamptz)
      ON CONFLICT (tenant_id, tool) DO UPDATE SET tokens = EXCLUDED.tokens, seen_at = EXCLUDED.seen_at
-      WHERE (EXCLUDED.seen_at, EXCLUDED.tokens) > (tool_sizes.seen_at, tool_sizes.tokens)`,
-    [
-      sizes.map((s) => s.tenant),
-      sizes.map((s) => s.tool),
-      sizes.map((s) => s.tokens),
-      sizes.map((s) => s.seenAt),
-    ],
-  );
+      WHERE (EXCLUDED.seen_at, EXCLUDED.tokens) > (tool_sizes.seen_at, tool_sizes.tokens)`;
 }

@@ -46,7 +46,7 @@ import {
   rememberPalettes,
   resolvePalettes,
 } from "@/lib/ingest/palettes";
-import { writeAggregatesAndCommit } from "@/lib/ingest/rollup-upserts";
+import { jsonLiteral, writeAggregatesAndCommit } from "@/lib/ingest/rollup-upserts";
 import {
   aggregateDeltas,
   type JoinedDecision,
@@ -54,7 +54,7 @@ import {
   truncateUtc,
 } from "@/lib/ingest/rollups";
 import { copyRows } from "@/lib/ingest/store-transaction";
-import { type ToolSizeSighting, upsertToolSizes } from "@/lib/ingest/tool-sizes";
+import { latestOf, type ToolSizeSighting, upsertToolSizesSql } from "@/lib/ingest/tool-sizes";
 import { isRefusal, withWriteRetry } from "@/lib/ingest/write-retry";
 import { compareSpans } from "./join-tool-runs";
 import {
@@ -147,10 +147,9 @@ async function writeTransaction(
   const client = await getPool().connect();
   let palettes: LearnedPalettes = NOTHING_LEARNED;
   try {
-    const epoch = paletteEpochOf(await client.query(`BEGIN; ${PALETTE_GATE}`));
-    await lockRunsAndTraces(client, tenant, spans);
+    const { epoch, stored } = await beginWithLocks(client, tenant, spans);
     const toolRunRuns = await resolveToolRunRuns(client, tenant, spans);
-    const fresh = await insertSpans(client, tenant, spans, toolRunRuns);
+    const fresh = await insertSpans(client, tenant, spans, stored, toolRunRuns);
     const freshCalls = spans.filter(
       (s): s is MappedLlmCall => s.kind === "llm_call" && fresh.has(spanKey(s)),
     );
@@ -182,14 +181,16 @@ async function writeTransaction(
         outcomes,
         joinedOutcomeLine,
       );
-      await upsertToolSizes(client, toolSizeSightings(tenant, freshCalls));
-      await countCallsWithoutTools(client, tenant, freshCalls);
       await writeAggregatesAndCommit(
         client,
         aggregateDeltas(
           decisions.map((d) => d.row),
           joined,
         ),
+        [
+          upsertToolSizesSql(client, latestOf(toolSizeSightings(tenant, freshCalls))),
+          callsWithoutToolsSql(client, tenant, freshCalls),
+        ],
       );
     } else {
       await client.query("COMMIT");
@@ -206,15 +207,21 @@ async function writeTransaction(
 const spanKey = (s: { traceId: string; spanId: string }) => `${s.traceId}:${s.spanId}`;
 
 /**
- * One transaction-scoped advisory lock per (tenant, run) of the LLM calls and per (tenant,
- * trace) of every span, in sorted order: two exports of one run never rank it at once, and a
- * tool run never misses the LLM call that gives it its run.
+ * Opens the transaction, in one round trip (a simple query, so the keys are written into its
+ * text as literals escaped by the driver; trace and span ids are hex, checked by the mapping):
+ *
+ * - one transaction-scoped advisory lock per (tenant, run) of the LLM calls and per (tenant,
+ *   trace) of every span, in sorted order: two exports of one run never rank it at once, and a
+ *   tool run never misses the LLM call that gives it its run;
+ * - the palette gate (lib/ingest/palettes.ts), answering its deletion count;
+ * - the look-up of the export's spans already stored, made exact by the trace locks (the
+ *   primary key is the backstop: a unique violation is retried).
  */
-async function lockRunsAndTraces(
+async function beginWithLocks(
   client: pg.PoolClient,
   tenant: string,
   spans: Mapped[],
-): Promise<void> {
+): Promise<{ epoch: string; stored: Set<string> }> {
   // Run ids and trace ids share one key space: a run without a conversation id is its trace,
   // so it takes one lock, not two; a run id equal to another run's trace id only serialises
   // the two.
@@ -223,12 +230,30 @@ async function lockRunsAndTraces(
     keys.add(span.traceId);
     if (span.kind === "llm_call") keys.add(span.runId);
   }
-  await client.query(
-    `SELECT pg_advisory_xact_lock(k)
-       FROM (SELECT DISTINCT hashtextextended($1 || chr(1) || u, 8317) AS k
-               FROM unnest($2::text[]) AS u ORDER BY k) AS keys`,
-    [tenant, [...keys]],
-  );
+  const tenantLiteral = client.escapeLiteral(tenant);
+  const keyLiterals = [...keys].map((key) => client.escapeLiteral(key)).join(",");
+  const idArray = (ids: string[]) => client.escapeLiteral(`{${ids.join(",")}}`);
+  // A simple query of several statements answers one result per statement.
+  const results = (await client.query(
+    `BEGIN;
+     SELECT pg_advisory_xact_lock(k)
+       FROM (SELECT DISTINCT hashtextextended(${tenantLiteral} || chr(1) || u, 8317) AS k
+               FROM unnest(ARRAY[${keyLiterals}]::text[]) AS u ORDER BY k) AS keys;
+     ${PALETTE_GATE};
+     ${storedSpansSql(
+       tenantLiteral,
+       idArray(spans.map((s) => s.traceId)),
+       idArray(spans.map((s) => s.spanId)),
+     )}`,
+  )) as unknown as pg.QueryResult[];
+  const lookUp = results[results.length - 1] as pg.QueryResult<{
+    trace_id: string;
+    span_id: string;
+  }>;
+  return {
+    epoch: paletteEpochOf(results.slice(0, -1)),
+    stored: new Set(lookUp.rows.map((row) => `${row.trace_id}:${row.span_id}`)),
+  };
 }
 
 /**
@@ -274,11 +299,16 @@ async function resolveToolRunRuns(
  * probes of the primary key, whatever the statistics say: a young or fast-growing otel_spans
  * looks small to the planner, which otherwise hashes every span of the tenant for each export.
  */
-export const STORED_SPANS_SQL = `SELECT k.trace_id, k.span_id
-   FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id),
+const storedSpansSql = (
+  tenant: string,
+  traceIds: string,
+  spanIds: string,
+) => `SELECT k.trace_id, k.span_id
+   FROM unnest(${traceIds}::text[], ${spanIds}::text[]) AS k(trace_id, span_id),
         LATERAL (SELECT 1 FROM otel_spans o
-                  WHERE o.tenant_id = $1 AND o.trace_id = k.trace_id AND o.span_id = k.span_id
+                  WHERE o.tenant_id = ${tenant} AND o.trace_id = k.trace_id AND o.span_id = k.span_id
                   LIMIT 1) AS found`;
+export const STORED_SPANS_SQL = storedSpansSql("$1", "$2", "$3");
 
 /**
  * Every stored LLM-call span of the runs $2 of tenant $1, ranked within its run. Per-run
@@ -293,23 +323,14 @@ export const RANK_RUNS_SQL = `SELECT s.run_id, s.trace_id, s.span_id, s.start_ns
                   WHERE o.tenant_id = $1 AND o.run_id = r.run_id AND o.kind = 'llm_call'
                  OFFSET 0) AS s`;
 
-/**
- * Inserts the spans not stored yet; answers their keys. The trace locks make the look-up exact
- * (every span's trace is locked); the primary key is the backstop (a unique violation is
- * retried).
- */
+/** Inserts the spans not `stored` yet (keys from `beginWithLocks`); answers their keys. */
 async function insertSpans(
   client: pg.PoolClient,
   tenant: string,
   spans: Mapped[],
+  stored: Set<string>,
   runsByTrace: Map<string, string>,
 ): Promise<Set<string>> {
-  const { rows } = await client.query<{ trace_id: string; span_id: string }>(STORED_SPANS_SQL, [
-    tenant,
-    spans.map((s) => s.traceId),
-    spans.map((s) => s.spanId),
-  ]);
-  const stored = new Set(rows.map((row) => `${row.trace_id}:${row.span_id}`));
   const fresh = spans.filter((s) => !stored.has(spanKey(s)));
   if (fresh.length === 0) return new Set();
   const runOf = (s: Mapped) =>
@@ -516,7 +537,7 @@ async function deriveEvents(
  * Each offered tool's size estimate, as seen at the latest start of an LLM call offering it
  * with that estimate. The calls offering one remembered list share its `toolSizes` array
  * (`paletteOf`), so the sightings are made once per distinct list at its latest call, not once
- * per tool and call: the same latest sizes `upsertToolSizes` would pick from all of them (one
+ * per tool and call: the same latest sizes `latestOf` would pick from all of them (one
  * list gives a tool one estimate, and time strings of one format order as times).
  */
 function* toolSizeSightings(tenant: string, calls: MappedLlmCall[]): Generator<ToolSizeSighting> {
@@ -533,31 +554,35 @@ function* toolSizeSightings(tenant: string, calls: MappedLlmCall[]): Generator<T
   }
 }
 
-/** LLM calls without a tool list, per (role, hour): what the "tool recording is off" hint reads. */
-async function countCallsWithoutTools(
+/**
+ * LLM calls without a tool list, per (role, hour): what the "tool recording is off" hint reads.
+ * The upsert of their counts, for the transaction's last round trip; null when there are none.
+ */
+function callsWithoutToolsSql(
   client: pg.PoolClient,
   tenant: string,
   calls: MappedLlmCall[],
-): Promise<void> {
-  const counts = new Map<string, { role: string; bucket: string; calls: number }>();
+): string | null {
+  const counts = new Map<
+    string,
+    { tenant_id: string; role: string; bucket: string; calls: number }
+  >();
   for (const call of calls) {
     if (call.decision !== null) continue;
     const bucket = truncateUtc(call.timestamp, 3_600_000);
     const key = `${call.role}\u0000${bucket}`;
-    const entry = counts.get(key) ?? { role: call.role, bucket, calls: 0 };
+    const entry = counts.get(key) ?? { tenant_id: tenant, role: call.role, bucket, calls: 0 };
     entry.calls += 1;
     counts.set(key, entry);
   }
-  if (counts.size === 0) return;
+  if (counts.size === 0) return null;
   const rows = [...counts.values()].sort((a, b) =>
     a.role === b.role ? a.bucket.localeCompare(b.bucket) : a.role < b.role ? -1 : 1,
   );
-  await client.query(
-    `INSERT INTO otel_call_rollup_hour (tenant_id, role, bucket, calls_without_tools)
-     SELECT $1, u.role, u.bucket, u.calls
-       FROM unnest($2::text[], $3::timestamptz[], $4::bigint[]) AS u(role, bucket, calls)
+  return `INSERT INTO otel_call_rollup_hour (tenant_id, role, bucket, calls_without_tools)
+     SELECT u.tenant_id, u.role, u.bucket, u.calls
+       FROM json_to_recordset(${jsonLiteral(client, rows)})
+         AS u(tenant_id text, role text, bucket timestamptz, calls bigint)
      ON CONFLICT (tenant_id, role, bucket) DO UPDATE SET
-       calls_without_tools = otel_call_rollup_hour.calls_without_tools + EXCLUDED.calls_without_tools`,
-    [tenant, rows.map((r) => r.role), rows.map((r) => r.bucket), rows.map((r) => r.calls)],
-  );
+       calls_without_tools = otel_call_rollup_hour.calls_without_tools + EXCLUDED.calls_without_tools`;
 }
