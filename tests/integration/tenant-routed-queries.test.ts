@@ -179,23 +179,58 @@ async function explainRecorded(): Promise<Explained[]> {
   const result: Explained[] = [];
   const seen = new Set<string>();
   for (const statement of recorded) {
-    const text = statement.text.trim();
-    // COPY carries no condition: each row goes to the shard of its own tenant_id.
-    if (!READS_RAW.test(text) || /^COPY\b/i.test(text)) continue;
-    const key = `${statement.phase}\u0000${text}\u0000${JSON.stringify(statement.values)}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const explain = await db.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
-      `EXPLAIN (FORMAT JSON) ${text}`,
-      statement.values,
-    );
-    // Several statements in one text answer an array, which has no rows: plan them one by one.
-    const plan = explain.rows?.[0]?.["QUERY PLAN"]?.[0]?.Plan;
-    if (!plan) throw new Error(`no single plan for: ${text}`);
-    await learnRoots(scannedRelations(plan));
-    result.push({ statement, scans: rawScans(plan), joins: joinConditions(plan) });
+    // A simple query of several statements (no parameters) is planned one statement at a time.
+    const texts = statement.values.length > 0 ? [statement.text] : splitStatements(statement.text);
+    for (const part of texts) {
+      const text = part.trim();
+      // COPY carries no condition: each row goes to the shard of its own tenant_id.
+      if (!READS_RAW.test(text) || /^COPY\b/i.test(text)) continue;
+      const key = `${statement.phase}\u0000${text}\u0000${JSON.stringify(statement.values)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const explain = await db.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+        `EXPLAIN (FORMAT JSON) ${text}`,
+        statement.values,
+      );
+      const plan = explain.rows?.[0]?.["QUERY PLAN"]?.[0]?.Plan;
+      if (!plan) throw new Error(`no single plan for: ${text}`);
+      await learnRoots(scannedRelations(plan));
+      result.push({
+        statement: { ...statement, text },
+        scans: rawScans(plan),
+        joins: joinConditions(plan),
+      });
+    }
   }
   return result;
+}
+
+/**
+ * The statements of a simple query's text: split at semicolons outside quoted literals (`'…'`
+ * with doubled quotes, and `E'…'` with backslash escapes, as the driver's `escapeLiteral`
+ * writes them).
+ */
+function splitStatements(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let quoted = false;
+  let backslashes = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (backslashes && c === "\\") i++;
+      else if (c === "'" && text[i + 1] === "'") i++;
+      else if (c === "'") quoted = false;
+    } else if (c === "'") {
+      quoted = true;
+      backslashes = /(?:^|[^\w])[Ee]$/.test(text.slice(Math.max(0, i - 2), i));
+    } else if (c === ";") {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.filter((part) => part.trim().length > 0);
 }
 
 function describeStatement({ statement, scans, joins }: Explained): string {
