@@ -116,6 +116,21 @@ describe("droppedTools", () => {
     expect(droppedTools(["a", "b"], ["b", "a", "z"])).toEqual([]);
     expect(droppedTools([], [])).toEqual([]);
   });
+
+  it("answers the same for short and long lists (linear search and sets)", () => {
+    const reference = (offered: readonly string[], selected: readonly string[]) =>
+      offered.filter((name, i) => !selected.includes(name) && offered.indexOf(name) === i);
+    const names = (length: number, kinds: number, step: number) =>
+      Array.from({ length }, (_, i) => `tool_${(i * step) % kinds}`);
+    for (const [offered, selected] of [
+      [names(300, 250, 1), names(100, 250, 3)],
+      [names(40, 35, 1), names(10, 35, 3)],
+      [names(1_000, 1_000, 7), []],
+      [names(5, 5, 1), names(200, 5, 2)],
+    ] as const) {
+      expect(droppedTools(offered, selected)).toEqual(reference(offered, selected));
+    }
+  });
 });
 
 describe("toDecisionRow", () => {

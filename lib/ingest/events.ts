@@ -201,11 +201,22 @@ export function harmfulTools(called: readonly string[], dropped: readonly string
   return [...new Set(called.filter((name) => droppedSet.has(name)))].sort(compareCodePoints);
 }
 
+/** Lists up to this many names in all are compared by linear search rather than with sets. */
+const SMALL_LISTS = 96;
+
 /**
  * The tools a decision dropped: offered but not selected, each once, in palette order. Not
  * stored; the offered and selected lists say it.
  */
 export function droppedTools(offered: readonly string[], selected: readonly string[]): string[] {
+  if (offered.length + selected.length <= SMALL_LISTS) {
+    // Real palettes are small: a linear search builds no sets for each decision.
+    const dropped: string[] = [];
+    for (const name of offered) {
+      if (!selected.includes(name) && !dropped.includes(name)) dropped.push(name);
+    }
+    return dropped;
+  }
   const kept = new Set(selected);
   return [...new Set(offered.filter((name) => !kept.has(name)))];
 }

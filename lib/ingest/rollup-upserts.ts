@@ -3,16 +3,15 @@
  * `rollup_hour`, `rollup_day`, `tool_rollup_hour`, `tool_rollup_day` and `runs`, and commits.
  */
 import type pg from "pg";
+import { sqlLiteral } from "@/lib/db/sql-literal";
 import { type Aggregates, ROLLUP_MEASURES } from "./rollups";
 
 const FLOAT_MEASURES = new Set(["dropped_tokens_sq", "offered_tools_sq", "selected_tools_sq"]);
 
-/** A JSON value as a SQL literal, escaped by node-postgres (quotes and backslashes). */
-export const jsonLiteral = (client: pg.PoolClient, value: unknown) =>
-  `${client.escapeLiteral(JSON.stringify(value))}::json`;
+/** A JSON value as a SQL literal. */
+export const jsonLiteral = (value: unknown) => `${sqlLiteral(JSON.stringify(value))}::json`;
 
 function upsertRollupSql(
-  client: pg.PoolClient,
   table: "rollup_minute" | "rollup_hour" | "rollup_day",
   rows: Aggregates["minute"],
 ): string | null {
@@ -22,7 +21,7 @@ function upsertRollupSql(
   ).join(", ");
   return `INSERT INTO ${table} (tenant_id, role, mode, config_version, bucket, ${ROLLUP_MEASURES.join(", ")})
      SELECT r.tenant_id, r.role, r.mode, r.config_version, r.bucket, ${ROLLUP_MEASURES.map((m) => `r.${m}`).join(", ")}
-       FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, role text, mode text,
+       FROM json_to_recordset(${jsonLiteral(rows)}) AS r(tenant_id text, role text, mode text,
             config_version text, bucket timestamptz, ${columns})
       ORDER BY r.tenant_id, r.role, r.mode, r.config_version, r.bucket
      ON CONFLICT (tenant_id, role, mode, config_version, bucket) DO UPDATE SET
@@ -30,7 +29,6 @@ function upsertRollupSql(
 }
 
 function upsertToolsSql(
-  client: pg.PoolClient,
   table: "tool_rollup_hour" | "tool_rollup_day",
   rows: Aggregates["tools"],
 ): string | null {
@@ -39,7 +37,7 @@ function upsertToolsSql(
           called, harmful_drops, dropped_tokens, unused_offers)
        SELECT r.tenant_id, r.role, r.mode, r.bucket, r.tool, r.offered, r.selected, r.dropped,
           r.called, r.harmful_drops, r.dropped_tokens, r.unused_offers
-         FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, role text, mode text,
+         FROM json_to_recordset(${jsonLiteral(rows)}) AS r(tenant_id text, role text, mode text,
           bucket timestamptz, tool text, offered bigint, selected bigint, dropped bigint,
           called bigint, harmful_drops bigint, dropped_tokens float8, unused_offers bigint)
         ORDER BY r.tenant_id, r.role, r.mode, r.bucket, r.tool
@@ -53,14 +51,14 @@ function upsertToolsSql(
          unused_offers = ${table}.unused_offers + EXCLUDED.unused_offers`;
 }
 
-function upsertRunsSql(client: pg.PoolClient, rows: Aggregates["runs"]): string | null {
+function upsertRunsSql(rows: Aggregates["runs"]): string | null {
   if (rows.length === 0) return null;
   return `INSERT INTO runs (tenant_id, run_id, first_seen, last_seen, decisions, max_iteration, roles,
           modes, dropped_tokens, reinstatements, empty_palette_warnings, stage_errors, harmful_drops)
        SELECT r.tenant_id, r.run_id, r.first_seen, r.last_seen, r.decisions, r.max_iteration,
           r.roles, r.modes, r.dropped_tokens, r.reinstatements, r.empty_palette_warnings,
           r.stage_errors, r.harmful_drops
-         FROM json_to_recordset(${jsonLiteral(client, rows)}) AS r(tenant_id text, run_id text, first_seen timestamptz,
+         FROM json_to_recordset(${jsonLiteral(rows)}) AS r(tenant_id text, run_id text, first_seen timestamptz,
           last_seen timestamptz, decisions bigint, max_iteration int, roles text[], modes text[],
           dropped_tokens bigint, reinstatements bigint, empty_palette_warnings bigint,
           stage_errors bigint, harmful_drops bigint)
@@ -94,12 +92,12 @@ export async function writeAggregatesAndCommit(
 ): Promise<void> {
   const statements = [
     ...first,
-    upsertRollupSql(client, "rollup_minute", aggregates.minute),
-    upsertRollupSql(client, "rollup_hour", aggregates.hour),
-    upsertRollupSql(client, "rollup_day", aggregates.day),
-    upsertToolsSql(client, "tool_rollup_hour", aggregates.tools),
-    upsertToolsSql(client, "tool_rollup_day", aggregates.toolDays),
-    upsertRunsSql(client, aggregates.runs),
+    upsertRollupSql("rollup_minute", aggregates.minute),
+    upsertRollupSql("rollup_hour", aggregates.hour),
+    upsertRollupSql("rollup_day", aggregates.day),
+    upsertToolsSql("tool_rollup_hour", aggregates.tools),
+    upsertToolsSql("tool_rollup_day", aggregates.toolDays),
+    upsertRunsSql(aggregates.runs),
     "COMMIT",
   ].filter((statement) => statement !== null);
   await client.query(statements.join(";\n"));

@@ -28,6 +28,7 @@
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
+import { sqlLiteral } from "@/lib/db/sql-literal";
 import { isUnavailable } from "@/lib/db/unavailable";
 import {
   copyData,
@@ -100,7 +101,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
     });
     const joined = [...here.joinedOf.values(), ...(await joinOutcomes(client, elsewhere))];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined), [
-      upsertToolSizesSql(client, latestToolSizes(newDecisions)),
+      upsertToolSizesSql(latestToolSizes(newDecisions)),
     ]);
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
@@ -126,7 +127,7 @@ async function beginWithJoinLocks(client: pg.PoolClient, items: StoreInput[]): P
   const keys = new Set<string>();
   for (const { row } of items)
     keys.add(`${row.tenant_id}\u0001${row.run_id}\u0001${row.iteration}`);
-  const literals = [...keys].map((key) => client.escapeLiteral(key)).join(",");
+  const literals = [...keys].map((key) => sqlLiteral(key)).join(",");
   const results = await client.query(
     `BEGIN;
      SELECT pg_advisory_xact_lock(k)

@@ -4,7 +4,6 @@
  * the estimate seen last wins, compared as stored (the time to the millisecond, then the larger
  * estimate), so any order of batches leaves the same row.
  */
-import type pg from "pg";
 import type { DecisionRow } from "./events";
 import { jsonLiteral } from "./rollup-upserts";
 
@@ -79,10 +78,7 @@ export function latestOf(sightings: Iterable<ToolSizeSighting>): ToolSizeSightin
  * goes in the transaction's last round trip with the rollups (`writeAggregatesAndCommit`) and
  * holds its rows locked only until the commit. Null when there is nothing to write.
  */
-export function upsertToolSizesSql(
-  client: pg.PoolClient,
-  sizes: readonly ToolSizeSighting[],
-): string | null {
+export function upsertToolSizesSql(sizes: readonly ToolSizeSighting[]): string | null {
   if (sizes.length === 0) return null;
   const rows = sizes.map((s) => ({
     tenant_id: s.tenant,
@@ -92,7 +88,7 @@ export function upsertToolSizesSql(
   }));
   return `INSERT INTO tool_sizes (tenant_id, tool, tokens, seen_at)
      SELECT u.tenant_id, u.tool, u.tokens, u.seen_at
-       FROM json_to_recordset(${jsonLiteral(client, rows)})
+       FROM json_to_recordset(${jsonLiteral(rows)})
          AS u(tenant_id text, tool text, tokens int, seen_at timestamptz)
      ON CONFLICT (tenant_id, tool) DO UPDATE SET tokens = EXCLUDED.tokens, seen_at = EXCLUDED.seen_at
       WHERE (EXCLUDED.seen_at, EXCLUDED.tokens) > (tool_sizes.seen_at, tool_sizes.tokens)`;

@@ -17,6 +17,7 @@ import {
   type MessageShape,
 } from "@bufbuild/protobuf";
 import { BinaryReader, WireType } from "@bufbuild/protobuf/wire";
+import protobuf from "protobufjs/minimal.js";
 import { closingQuote, RequestRejected, utf8Text } from "@/lib/ingest/request";
 import { ExportTraceServiceRequestSchema } from "./gen/opentelemetry/proto/collector/trace/v1/trace_service_pb";
 import type { AnyValue, KeyValue } from "./gen/opentelemetry/proto/common/v1/common_pb";
@@ -64,7 +65,9 @@ export function decodeTraceExport(body: Uint8Array, encoding: OtlpEncoding): Otl
  * Walks the encoded message, guided by the generated descriptors, and counts the messages
  * (and spans) decoding would create, without creating any: a body that would decode into
  * millions of tiny attributes is refused after a scan instead of after building them. The walk
- * skips everything but the message-typed fields, so it costs a fraction of decoding.
+ * skips everything but the message-typed fields, so it costs a fraction of decoding; it reads
+ * with the decoder's own reader (protobufjs), which skips a field by moving its position,
+ * where `@bufbuild/protobuf`'s makes a view of the skipped bytes and an array per tag.
  *
  * A body the walk cannot read is walked again by `namePlaceOfError`, which keeps the path and
  * names where it breaks (`resourceSpans[0].scopeSpans[0].spans[2]: premature EOF`); the
@@ -74,7 +77,7 @@ function checkProtobufBounds(body: Uint8Array): void {
   const counts = { values: 0, spans: 0 };
   try {
     walkMessage(
-      new BinaryReader(body),
+      protobuf.Reader.create(body),
       body.length,
       walkTableOf(ExportTraceServiceRequestSchema),
       counts,
@@ -124,7 +127,7 @@ function walkTableOf(desc: DescMessage): WalkTable {
 }
 
 function walkMessage(
-  reader: BinaryReader,
+  reader: protobuf.Reader,
   end: number,
   table: WalkTable,
   counts: { values: number; spans: number },
@@ -134,10 +137,13 @@ function walkMessage(
     throw invalid(`Messages nest deeper than ${OTLP_LIMITS.depth} levels.`);
   }
   while (reader.pos < end) {
-    const [fieldNo, wireType] = reader.tag();
+    const tag = reader.tag();
+    const fieldNo = tag >>> 3;
+    const wireType = tag & 7;
+    if (fieldNo === 0) throw new RangeError("illegal tag: field number 0");
     const field = table.fields[fieldNo];
     if (field === undefined || wireType !== WireType.LengthDelimited) {
-      reader.skip(wireType, fieldNo);
+      reader.skipType(wireType, depth, fieldNo);
       continue;
     }
     counts.values += 1;

@@ -19,6 +19,7 @@
  */
 import type pg from "pg";
 import { getPool } from "@/lib/db/client";
+import { sqlLiteral } from "@/lib/db/sql-literal";
 import { isUnavailable } from "@/lib/db/unavailable";
 import {
   copyNullable,
@@ -188,8 +189,8 @@ async function writeTransaction(
           joined,
         ),
         [
-          upsertToolSizesSql(client, latestOf(toolSizeSightings(tenant, freshCalls))),
-          callsWithoutToolsSql(client, tenant, freshCalls),
+          upsertToolSizesSql(latestOf(toolSizeSightings(tenant, freshCalls))),
+          callsWithoutToolsSql(tenant, freshCalls),
         ],
       );
     } else {
@@ -230,9 +231,9 @@ async function beginWithLocks(
     keys.add(span.traceId);
     if (span.kind === "llm_call") keys.add(span.runId);
   }
-  const tenantLiteral = client.escapeLiteral(tenant);
-  const keyLiterals = [...keys].map((key) => client.escapeLiteral(key)).join(",");
-  const idArray = (ids: string[]) => client.escapeLiteral(`{${ids.join(",")}}`);
+  const tenantLiteral = sqlLiteral(tenant);
+  const keyLiterals = [...keys].map((key) => sqlLiteral(key)).join(",");
+  const idArray = (ids: string[]) => sqlLiteral(`{${ids.join(",")}}`);
   // A simple query of several statements answers one result per statement.
   const results = (await client.query(
     `BEGIN;
@@ -558,11 +559,7 @@ function* toolSizeSightings(tenant: string, calls: MappedLlmCall[]): Generator<T
  * LLM calls without a tool list, per (role, hour): what the "tool recording is off" hint reads.
  * The upsert of their counts, for the transaction's last round trip; null when there are none.
  */
-function callsWithoutToolsSql(
-  client: pg.PoolClient,
-  tenant: string,
-  calls: MappedLlmCall[],
-): string | null {
+function callsWithoutToolsSql(tenant: string, calls: MappedLlmCall[]): string | null {
   const counts = new Map<
     string,
     { tenant_id: string; role: string; bucket: string; calls: number }
@@ -581,7 +578,7 @@ function callsWithoutToolsSql(
   );
   return `INSERT INTO otel_call_rollup_hour (tenant_id, role, bucket, calls_without_tools)
      SELECT u.tenant_id, u.role, u.bucket, u.calls
-       FROM json_to_recordset(${jsonLiteral(client, rows)})
+       FROM json_to_recordset(${jsonLiteral(rows)})
          AS u(tenant_id text, role text, bucket timestamptz, calls bigint)
      ON CONFLICT (tenant_id, role, bucket) DO UPDATE SET
        calls_without_tools = otel_call_rollup_hour.calls_without_tools + EXCLUDED.calls_without_tools`;
