@@ -350,6 +350,16 @@ describe("utf8Text", () => {
     expect(utf8Text(new Uint8Array(0))).toBe("");
   });
 
+  it("reads ASCII bodies of every size the same, around the large-string and external-string sizes", () => {
+    for (const length of [131_071, 131_072, 131_073, 700_000, 1_031_912, 1_031_913, 1_031_914]) {
+      const text = "0123456789abcdef".repeat(Math.ceil(length / 16)).slice(0, length);
+      const framed = Buffer.from(`zz${text}zz`);
+      const decoded = utf8Text(framed.subarray(2, 2 + length));
+      expect(decoded.length).toBe(length);
+      expect(decoded).toBe(text);
+    }
+  });
+
   it("decodes multi-byte characters as UTF-8, not byte by byte", () => {
     const text = '{"role":"caf\u00e9 \u2192 \u5de5\u5177 \ud83d\udee0"}';
     const decoded = utf8Text(Buffer.from(text, "utf8"));
