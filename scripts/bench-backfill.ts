@@ -114,7 +114,7 @@ async function main() {
           [
             `round ${round}: backfill ${span} · ${simulated.seconds.toFixed(1)} s wall clock (the simulator's start-up included)`,
             `  stored: ${Number(row?.decisions).toLocaleString("en-US")} decisions, ${Number(row?.outcomes).toLocaleString("en-US")} outcomes`,
-            `  CPU: simulator ${simulated.cpu.toFixed(1)} s · server ${serverUsed.toFixed(1)} s · PostgreSQL ${postgresCpu.toFixed(1)} s`,
+            `  CPU: simulator ${simulated.cpu.toFixed(1)} s · server ${serverUsed.toFixed(1)} s · PostgreSQL ${postmaster === null ? "(postmaster not found)" : `${postgresCpu.toFixed(1)} s`}`,
           ].join("\n"),
         );
       } finally {

@@ -20,7 +20,10 @@ export function cpuSecondsOf(pid: number): number {
   }
 }
 
-/** CPU seconds (user + system) used so far by the processes that match. */
+/**
+ * CPU seconds (user + system) used so far by the processes that match, with what their ended
+ * children used (a PostgreSQL backend that closed is counted in its postmaster's).
+ */
 export function cpuSeconds(match: (process: ProcessInfo) => boolean): number {
   let ticks = 0;
   for (const entry of readdirSync("/proc")) {
@@ -30,7 +33,7 @@ export function cpuSeconds(match: (process: ProcessInfo) => boolean): number {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
       if (!match({ pid, ppid: Number(fields[1]), cmdline })) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     } catch {
       // the process ended meanwhile
     }
@@ -44,6 +47,13 @@ export function cpuSeconds(match: (process: ProcessInfo) => boolean): number {
  * not counted.
  */
 export function postmasterOf(dataDir: string): number | null {
+  // The postmaster writes its pid on the first line of postmaster.pid.
+  try {
+    const pid = Number(readFileSync(`${dataDir}/postmaster.pid`, "utf8").split("\n")[0]);
+    if (Number.isInteger(pid) && pid > 0) return pid;
+  } catch {
+    // not running, or not yet written: look for it by its command line
+  }
   let found: number | null = null;
   cpuSeconds(({ pid, cmdline }) => {
     if (cmdline.includes(`-D ${dataDir}`)) found = pid;
