@@ -9,6 +9,7 @@
  * (palettes, keywords) key by key, a list of objects with a `name` (the catalogue) entry by
  * entry, an object of plain values (the policy) field by field, anything else as a whole.
  */
+import { compareCodeUnits } from "@/lib/text-order";
 
 /** One change inside a section. */
 export type ConfigChange =
@@ -276,7 +277,7 @@ export function diffRoutingConfigs(before: Json | null, after: Json): ConfigDiff
   const was = isRecord(before) ? before : {};
   const is = isRecord(after) ? after : {};
   const fields = [...new Set([...Object.keys(was), ...Object.keys(is)])].sort(
-    (a, b) => sectionOrder(a) - sectionOrder(b) || (a < b ? -1 : a > b ? 1 : 0),
+    (a, b) => sectionOrder(a) - sectionOrder(b) || compareCodeUnits(a, b),
   );
   return fields.flatMap((field) => {
     const changes = diffField(field, was[field], is[field]);

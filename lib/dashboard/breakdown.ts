@@ -6,16 +6,13 @@ import {
   type BreakdownSortKey,
   type SortDirection,
 } from "@/lib/schemas/dashboard";
+import { compareCodeUnits } from "@/lib/text-order";
 import { meanPerDecision } from "./kpis";
 import type { BreakdownRow } from "./types";
 
 export interface BreakdownLine extends BreakdownRow {
   meanOffered: number;
   meanSelected: number;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Adds the means and sorts; ties fall back to tenant, then role, so the order is stable. */
@@ -33,8 +30,10 @@ export function prepareBreakdown(
   return lines.sort((a, b) => {
     const primary =
       sort === "tenant" || sort === "role"
-        ? compareText(a[sort], b[sort])
+        ? compareCodeUnits(a[sort], b[sort])
         : (a[sort] as number) - (b[sort] as number);
-    return sign * primary || compareText(a.tenant, b.tenant) || compareText(a.role, b.role);
+    return (
+      sign * primary || compareCodeUnits(a.tenant, b.tenant) || compareCodeUnits(a.role, b.role)
+    );
   });
 }

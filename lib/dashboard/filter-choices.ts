@@ -1,14 +1,13 @@
 /**
  * Choices of the tenant and role filters.
  */
+import { compareCodeUnits } from "@/lib/text-order";
 import type { TenantRolePair } from "./types";
 
 export interface FilterChoices {
   tenants: string[];
   roles: string[];
 }
-
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Every known tenant (with or without data) and the roles seen for the chosen tenant (all
@@ -27,5 +26,5 @@ export function listFilterChoices(
   }
   if (selected.tenant) tenants.add(selected.tenant);
   if (selected.role) roles.add(selected.role);
-  return { tenants: [...tenants].sort(byCodePoint), roles: [...roles].sort(byCodePoint) };
+  return { tenants: [...tenants].sort(compareCodeUnits), roles: [...roles].sort(compareCodeUnits) };
 }

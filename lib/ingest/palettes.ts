@@ -28,6 +28,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { inTransactionOn } from "@/lib/db/transaction";
+import { compareCodeUnits } from "@/lib/text-order";
 import type { DecisionRow } from "./events";
 
 /** Most lists remembered per process; beyond it the memory starts over. */
@@ -220,7 +221,9 @@ async function addOrFind(
 ): Promise<{ added: Map<string, number>; found: Map<string, number> }> {
   const hashed = entries
     .map((entry) => ({ entry, hash: hashOfJson(entry.json) }))
-    .sort((a, b) => compareKeys(rowKey(a.entry.tenant, a.hash), rowKey(b.entry.tenant, b.hash)));
+    .sort((a, b) =>
+      compareCodeUnits(rowKey(a.entry.tenant, a.hash), rowKey(b.entry.tenant, b.hash)),
+    );
   const { rows } = await client.query<{
     tenant_id: string;
     hash: string;
@@ -262,7 +265,6 @@ async function addOrFind(
 }
 
 const rowKey = (tenant: string, hash: string) => `${tenant}\u0000${hash}`;
-const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Remembers the lists of a committed transaction, unless lists were deleted since it began (a

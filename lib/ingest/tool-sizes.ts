@@ -4,6 +4,8 @@
  * the estimate seen last wins, compared as stored (the time to the millisecond, then the larger
  * estimate), so any order of batches leaves the same row.
  */
+
+import { compareCodeUnits } from "@/lib/text-order";
 import type { DecisionRow } from "./events";
 import { jsonLiteral } from "./rollup-upserts";
 
@@ -42,12 +44,10 @@ class LatestSizes {
   /** In (tenant, tool) order, the order concurrent transactions lock the rows in. */
   values(): ToolSizeSighting[] {
     const inOrder = <T>(map: Map<string, T>) =>
-      [...map.keys()].sort(byCodeUnit).map((key) => map.get(key) as T);
+      [...map.keys()].sort(compareCodeUnits).map((key) => map.get(key) as T);
     return inOrder(this.byTenant).flatMap((tools) => inOrder(tools));
   }
 }
-
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The latest size per (tenant, tool) among `decisions`, in (tenant, tool) order. */
 export function latestToolSizes(

@@ -5,6 +5,7 @@
 
 import { floorToBucket, type Granularity } from "@/lib/dashboard/time-range";
 import { NO_CONFIG_VERSION_TOKEN } from "@/lib/schemas/rollouts";
+import { compareCodeUnits } from "@/lib/text-order";
 import type { CohortCell } from "./types";
 
 export interface ConfigVersionSummary {
@@ -28,8 +29,6 @@ export function configVersionToken(configVersion: string): string {
 export function configVersionFromToken(token: string): string {
   return token === NO_CONFIG_VERSION_TOKEN ? "" : token;
 }
-
-const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** One line per config version, oldest first seen first (ties by version). */
 export function listConfigVersions(cells: readonly CohortCell[]): ConfigVersionSummary[] {
@@ -58,11 +57,12 @@ export function listConfigVersions(cells: readonly CohortCell[]): ConfigVersionS
       firstSeen: new Date(entry.firstSeen).toISOString(),
       lastBucket: new Date(entry.lastBucket).toISOString(),
       decisions: entry.decisions,
-      modes: [...entry.modes].sort(byCodePoint),
+      modes: [...entry.modes].sort(compareCodeUnits),
     }))
     .sort(
       (a, b) =>
-        byCodePoint(a.firstSeen, b.firstSeen) || byCodePoint(a.configVersion, b.configVersion),
+        compareCodeUnits(a.firstSeen, b.firstSeen) ||
+        compareCodeUnits(a.configVersion, b.configVersion),
     );
 }
 
@@ -150,7 +150,7 @@ export function listChangeMarkers(
   );
   return markers.sort(
     (a, b) =>
-      byCodePoint(a.at, b.at) ||
-      (a.kind === b.kind ? byCodePoint(a.value, b.value) : a.kind === "mode" ? -1 : 1),
+      compareCodeUnits(a.at, b.at) ||
+      (a.kind === b.kind ? compareCodeUnits(a.value, b.value) : a.kind === "mode" ? -1 : 1),
   );
 }

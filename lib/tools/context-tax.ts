@@ -7,6 +7,7 @@
  */
 import type { CsvColumn } from "@/lib/dashboard/csv";
 import { formatCompact, formatCount } from "@/lib/dashboard/format";
+import { compareCodeUnits } from "@/lib/text-order";
 import type { ContextTaxDayRow, ContextTaxRow, ContextTaxTenantToolRow } from "./types";
 
 /** Where a tool's tokens-per-offer estimate comes from. */
@@ -76,8 +77,6 @@ function sourceOf(row: ContextTaxRow): TokenEstimateSource {
   return row.definitionOffers === 0 ? "dropped" : "mixed";
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * The costliest never-called tools first: tools offered and never called, then the others,
  * each by estimated tokens of unused offers (unknown last), then by offers, then by name.
@@ -85,7 +84,7 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export function compareContextTax(a: ContextTaxLine, b: ContextTaxLine): number {
   if (a.neverCalled !== b.neverCalled) return a.neverCalled ? -1 : 1;
   const tokens = (b.unusedTokens ?? -1) - (a.unusedTokens ?? -1);
-  return tokens || b.offers - a.offers || compareText(a.tool, b.tool);
+  return tokens || b.offers - a.offers || compareCodeUnits(a.tool, b.tool);
 }
 
 /** Rates, estimates and order of the per-tool rows. */
@@ -204,8 +203,8 @@ export function prepareContextTaxDays(rows: readonly ContextTaxDayRow[]): Contex
     .sort(
       (a, b) =>
         b.day.getTime() - a.day.getTime() ||
-        compareText(a.tenant, b.tenant) ||
-        compareText(a.role, b.role),
+        compareCodeUnits(a.tenant, b.tenant) ||
+        compareCodeUnits(a.role, b.role),
     );
 }
 

@@ -5,14 +5,13 @@
 import type { CsvColumn } from "@/lib/dashboard/csv";
 import type { SortDirection } from "@/lib/schemas/dashboard";
 import { TOOL_SORT_DIRECTIONS, type ToolSortKey } from "@/lib/schemas/tools";
+import { compareCodeUnits } from "@/lib/text-order";
 import type { ContextTaxTenantToolRow, ToolUsageRow } from "./types";
 
 export interface ToolLine extends ToolUsageRow {
   /** dropped / offered, null when never offered. */
   dropRate: number | null;
 }
-
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The tools table's measures that the per-(tenant, tool) rows carry under the same name. */
 const SUMMED_ZERO = { offered: 0, selected: 0, dropped: 0, harmfulDrops: 0, droppedTokens: 0 };
@@ -48,8 +47,8 @@ export function prepareToolLines(
   return rows
     .map((row) => ({ ...row, dropRate: row.offered > 0 ? row.dropped / row.offered : null }))
     .sort((a, b) => {
-      const primary = sort === "tool" ? compareText(a.tool, b.tool) : a[sort] - b[sort];
-      return sign * primary || compareText(a.tool, b.tool);
+      const primary = sort === "tool" ? compareCodeUnits(a.tool, b.tool) : a[sort] - b[sort];
+      return sign * primary || compareCodeUnits(a.tool, b.tool);
     });
 }
 

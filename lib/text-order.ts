@@ -1,0 +1,7 @@
+/**
+ * Orders strings by UTF-16 code unit, as JavaScript's `<` does: the same order on every
+ * machine whatever its locale (`localeCompare` is not), for keys, ties and stable output.
+ * Where the order must match PostgreSQL's `COLLATE "C"` or a Python agent's sort beyond
+ * U+FFFF, use `compareCodePoints` (lib/selection/palette-identity.ts).
+ */
+export const compareCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
