@@ -177,8 +177,9 @@ const EXTERNAL_STRING_BYTES = 0xfbee9;
  * become external strings: a plain copy outside the heap). A body of that size (a batch of
  * 500 events with outcomes is about 700 kB) is therefore copied into a buffer just over 1 MB,
  * read as an external string, and answered as the slice of it that holds the body: V8 makes
- * that slice a view, not a copy, and JSON.parse reads it as it reads any flat string. 2.0
- * against 4.1 ms to read and parse a 667 kB batch (docs/PERFORMANCE.md).
+ * that slice a view, not a copy, and JSON.parse reads it as it reads any flat string. Reading
+ * and parsing a batch of 500 events with outcomes (0.68 MB) took 3.9–4.1 against 4.3–5.8 ms
+ * (`npx tsx scripts/bench-body-text.ts`, docs/PERFORMANCE.md).
  */
 function latin1Text(buffer: Buffer): string {
   const length = buffer.length;

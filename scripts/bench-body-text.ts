@@ -1,0 +1,51 @@
+/**
+ * `npx tsx scripts/bench-body-text.ts` — what reading a request body as text costs the
+ * server's thread, in this process (no server, no database):
+ *
+ * - `Buffer#toString("latin1")` of ASCII bodies from 64 kB to 2 MB, per MB: Node 20 copies a
+ *   text of 128 kB to 1 MB into a large-object heap string many times more slowly than a
+ *   shorter text, or a longer one (an external string);
+ * - reading and parsing ingest batches of 250 to 1,000 events (decisions each followed by its
+ *   outcome) with a plain `toString("latin1")` and with `utf8Text` (lib/ingest/request.ts),
+ *   which reads a body of that middle size as a slice of an external string, side by side.
+ *
+ * Each figure is the median, over several rounds, of the process's CPU time per call;
+ * nothing is asserted.
+ */
+import { utf8Text } from "@/lib/ingest/request";
+import { benchDecisionsWithOutcomes } from "./lib/bench-events";
+
+const ROUNDS = 7;
+const MB = 1_000_000;
+
+function cpuMsPerCall(calls: number, run: () => unknown): number {
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const before = process.cpuUsage();
+    for (let i = 0; i < calls; i++) run();
+    const used = process.cpuUsage(before);
+    times.push((used.user + used.system) / 1000 / calls);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(ROUNDS / 2)] as number;
+}
+
+console.log("Buffer#toString('latin1') of an ASCII body");
+for (const bytes of [64_000, 120_000, 140_000, 300_000, 700_000, 1_000_000, 1_100_000, 2_000_000]) {
+  const body = Buffer.from("x".repeat(bytes));
+  const ms = cpuMsPerCall(100, () => body.toString("latin1"));
+  console.log(
+    `  ${String(bytes).padStart(9)} bytes  ${ms.toFixed(3).padStart(7)} ms  ${((ms * MB) / bytes).toFixed(2).padStart(6)} ms per MB`,
+  );
+}
+
+console.log("read and parse an ingest batch: plain toString('latin1') | utf8Text");
+for (const events of [250, 500, 750, 1_000]) {
+  const batch = benchDecisionsWithOutcomes(events / 2, 1, new Date(Date.now() - 3_600_000));
+  const body = Buffer.from(JSON.stringify({ batch: batch.slice(0, events) }));
+  const plain = cpuMsPerCall(50, () => JSON.parse(body.toString("latin1")));
+  const sliced = cpuMsPerCall(50, () => JSON.parse(utf8Text(body)));
+  console.log(
+    `  ${String(events).padStart(5)} events  ${(body.length / MB).toFixed(2)} MB  ${plain.toFixed(2).padStart(6)} ms | ${sliced.toFixed(2).padStart(6)} ms`,
+  );
+}
