@@ -188,7 +188,9 @@ export async function listPageSpans(
     [tenantId, decisionIds],
   );
   if (own.length === 0) return { calls: [], toolRuns: [] };
-  const starts = own.map((call) => BigInt(call.startNs)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const starts = own
+    .map((call) => BigInt(call.startNs))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const first = starts[0] as bigint;
   const last = starts.at(-1) as bigint;
   const callIds = own.flatMap((call) => call.callIds);
