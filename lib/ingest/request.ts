@@ -166,29 +166,35 @@ export function utf8Text(bytes: Uint8Array): string {
   return isAscii(buffer) ? latin1Text(buffer) : buffer.toString("utf8");
 }
 
-/** Strings longer than this go to V8's large-object space (`kMaxRegularHeapObjectSize`). */
-const LARGE_STRING_BYTES = 128 * 1024;
+/** Bodies longer than this, and not longer than `EXTERNAL_STRING_BYTES`, are read as slices. */
+const SLICED_FROM_BYTES = 384 * 1024;
 /** Node makes a Latin-1 text longer than this an external string (`EXTERN_APEX`). */
 const EXTERNAL_STRING_BYTES = 0xfbee9;
 
+/** Where a body of that middle size is copied to be read as an external string; made once. */
+let roomy: Buffer | undefined;
+
 /**
  * Bytes read as Latin-1. Node 20 copies a text of 128 kB to 1 MB into a large-object heap
- * string at about 5 ms per MB, 25 times the cost of a shorter or a longer one (longer ones
- * become external strings: a plain copy outside the heap). A body of that size (a batch of
- * 500 events with outcomes is about 700 kB) is therefore copied into a buffer just over 1 MB,
- * read as an external string, and answered as the slice of it that holds the body: V8 makes
- * that slice a view, not a copy, and JSON.parse reads it as it reads any flat string. Reading
- * and parsing a batch of 500 events with outcomes (0.68 MB) took 3.9–4.1 against 4.3–5.8 ms
- * (`npx tsx scripts/bench-body-text.ts`, docs/PERFORMANCE.md).
+ * string at 4–6 ms per MB, 25 times the cost of a shorter or a longer one (longer ones become
+ * external strings: a plain copy outside the heap). A body of 384 kB to 1 MB (a batch of 500
+ * events with outcomes is about 700 kB) is therefore copied into a buffer just over 1 MB, kept
+ * for the purpose, read as an external string, and answered as the slice of it that holds the
+ * body: V8 makes that slice a view, not a copy. The bytes past the body are never read.
+ *
+ * Reading and parsing a batch of 500 events with outcomes (0.68 MB) took 2.2–3.5 against
+ * 4.0–4.2 ms, one of 750 (1.02 MB) 3.3–5.7 against 6.0–6.7 ms; at 250 events (0.34 MB) the
+ * two were even, and at 150 (0.20 MB) the slice was slower, 2.8–3.3 against 1.4–1.9 ms — the
+ * external string is a 1 MB allocation whatever the body's size (`npm run bench:body-text`,
+ * docs/PERFORMANCE.md).
  */
 function latin1Text(buffer: Buffer): string {
   const length = buffer.length;
-  if (length <= LARGE_STRING_BYTES || length > EXTERNAL_STRING_BYTES) {
+  if (length <= SLICED_FROM_BYTES || length > EXTERNAL_STRING_BYTES) {
     return buffer.toString("latin1");
   }
-  const roomy = Buffer.allocUnsafeSlow(EXTERNAL_STRING_BYTES + 1);
+  roomy ??= Buffer.allocUnsafeSlow(EXTERNAL_STRING_BYTES + 1);
   buffer.copy(roomy);
-  roomy.fill(0x20, length);
   return roomy.toString("latin1").slice(0, length);
 }
 
