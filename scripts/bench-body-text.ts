@@ -71,7 +71,7 @@ for (let i = 0; i < 200; i++) JSON.parse(utf8Text(warmUp)) && JSON.parse(warmUp.
 console.log("read and parse an ingest batch: plain toString('latin1') | utf8Text");
 for (const events of [150, 250, 400, 500, 750, 1_000]) {
   const body = bodyOf(events);
-  const [plain, sliced] = sideBySide(20, [
+  const [plain = Number.NaN, sliced = Number.NaN] = sideBySide(20, [
     () => JSON.parse(body.toString("latin1")),
     () => JSON.parse(utf8Text(body)),
   ]);
