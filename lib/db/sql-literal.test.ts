@@ -1,7 +1,13 @@
+import { createRequire } from "node:module";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { Random } from "@/lib/demo/random";
-import { sqlLiteral } from "./sql-literal";
+import { arrayLiteral, sqlLiteral } from "./sql-literal";
+
+/** node-postgres's conversion of a parameter (an array becomes array text); not typed by it. */
+const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as {
+  prepareValue: (value: unknown) => unknown;
+};
 
 describe("sqlLiteral", () => {
   it("doubles quotes, and doubles backslashes behind an E prefix", () => {
@@ -19,6 +25,31 @@ describe("sqlLiteral", () => {
       let text = "";
       for (let c = 0; c < length; c++) text += random.pick(alphabet);
       expect(sqlLiteral(text)).toBe(pg.escapeLiteral(text));
+    }
+  });
+});
+
+describe("arrayLiteral", () => {
+  it("quotes every element, escaping backslashes and double quotes", () => {
+    expect(arrayLiteral([])).toBe("{}");
+    expect(arrayLiteral(["a", 'b"c', "d\\e", "", "{x,y}"])).toBe(
+      '{"a","b\\"c","d\\\\e","","{x,y}"}',
+    );
+    expect(arrayLiteral([1, -2, 30])).toBe('{"1","-2","30"}');
+  });
+
+  it("writes the text node-postgres writes for an array parameter", () => {
+    const random = new Random(20261205);
+    const alphabet = ['"', "\\", "'", ",", "{", "}", "a", "é", " ", "NULL", "😀"];
+    for (let i = 0; i < 1_000; i++) {
+      const values = Array.from({ length: random.int(0, 6) }, () => {
+        let text = "";
+        for (let c = random.int(0, 8); c > 0; c--) text += random.pick(alphabet);
+        return text;
+      });
+      expect(arrayLiteral(values)).toBe(prepareValue(values));
+      const numbers = values.map((text) => text.length * 7 - 20);
+      expect(arrayLiteral(numbers)).toBe(prepareValue(numbers));
     }
   });
 });

@@ -13,3 +13,19 @@ export function sqlLiteral(text: string): string {
   const quoted = text.replaceAll("'", "''");
   return text.includes("\\") ? ` E'${quoted.replaceAll("\\", "\\\\")}'` : `'${quoted}'`;
 }
+
+/**
+ * A list as PostgreSQL array text (`{"a","b\"c"}` for a and b"c), every element quoted: the text
+ * node-postgres sends for an array parameter, built with one `join` instead of its
+ * element-by-element concatenation, which made a twentieth of the ingest server's garbage
+ * (the five arrays of a batch's event ids and join keys). Pass it as the parameter of a
+ * `$n::text[]` (or `int[]`, `timestamptz[]`) placeholder.
+ */
+export function arrayLiteral(values: readonly (string | number)[]): string {
+  return `{${values.map(quotedElement).join(",")}}`;
+}
+
+const quotedElement = (value: string | number) =>
+  typeof value === "number"
+    ? `"${value}"`
+    : `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;

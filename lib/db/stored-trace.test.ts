@@ -62,6 +62,17 @@ describe("stored trace", () => {
     }
   });
 
+  it("writes the first position of a name in long offered lists as in short ones", () => {
+    const names = (count: number) => Array.from({ length: count }, (_, i) => `tool_${i % 70}`);
+    for (const offered of [names(10), names(64), names(65), names(200)]) {
+      const asked = ["tool_3", "tool_69", "tool_9", "elsewhere"];
+      const [record] = compactTrace([stageRecord({ stage: "s", kept: asked })], offered);
+      expect(record?.kept).toEqual(
+        asked.map((name) => (offered.includes(name) ? offered.indexOf(name) : name)),
+      );
+    }
+  });
+
   it("reads a trace stored in full unchanged", () => {
     const full = [stageRecord({ stage: "policy", action: "select", kept: ["lookup_order"] })];
     expect(expandTrace(full, OFFERED)).toEqual(full);

@@ -32,14 +32,27 @@ export interface StoredStageRecord {
 
 const LISTS = ["kept", "dropped", "added", "reinstated"] as const;
 
+/** Offered lists up to this long are searched for a name's position rather than mapped. */
+const SEARCHED_IN_PLACE = 64;
+
 /** The trace as stored for a decision that offered `offered`. */
 export function compactTrace(
   trace: readonly StageRecordWire[],
   offered: readonly string[],
 ): StoredStageRecord[] {
-  const position = new Map<string, number>();
-  for (let i = offered.length - 1; i >= 0; i--) position.set(offered[i] as string, i);
-  const names = (list: readonly string[]) => list.map((name) => position.get(name) ?? name);
+  const names = (list: readonly string[]) =>
+    list.map((name) => {
+      const at = positionOf(name);
+      return at < 0 ? name : at;
+    });
+  // A palette of a few dozen tools is searched in place; building a map for each decision
+  // was a twentieth of the ingest server's garbage.
+  let positionOf = (name: string) => offered.indexOf(name);
+  if (offered.length > SEARCHED_IN_PLACE) {
+    const position = new Map<string, number>();
+    for (let i = offered.length - 1; i >= 0; i--) position.set(offered[i] as string, i);
+    positionOf = (name) => position.get(name) ?? -1;
+  }
   return trace.map((record) => {
     const stored: StoredStageRecord = { stage: record.stage, action: record.action };
     for (const list of LISTS) if (record[list].length > 0) stored[list] = names(record[list]);

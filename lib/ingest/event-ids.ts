@@ -9,6 +9,7 @@
  * first fails the insert with a unique violation, and the writer retries and then finds it.
  */
 import type pg from "pg";
+import { arrayLiteral } from "@/lib/db/sql-literal";
 
 export interface EventKey {
   tenant_id: string;
@@ -24,6 +25,10 @@ export async function insertEventIds(
   await client.query(
     `INSERT INTO event_ids (tenant_id, event_id, ts)
      SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[])`,
-    [events.map((e) => e.tenant_id), events.map((e) => e.event_id), events.map((e) => e.ts)],
+    [
+      arrayLiteral(events.map((e) => e.tenant_id)),
+      arrayLiteral(events.map((e) => e.event_id)),
+      arrayLiteral(events.map((e) => e.ts)),
+    ],
   );
 }

@@ -229,15 +229,19 @@ interface ToolGroup {
   rows: Map<string, ToolDelta>;
   /** The group's row of a tool, created on first use. */
   tool: (name: string) => ToolDelta;
+  /** Palettes by their array (an unrouted agent's decisions share one)… */
   palettes: Map<readonly string[], PaletteCounts>;
+  /** …and by their names joined (a batch read from JSON has an array per decision). */
+  lists: Map<string, PaletteCounts>;
 }
 
 /**
  * `tool_rollup_hour` rows: per (tenant, role, mode, hour), the tools of that group, so the hot
  * per-tool lookup is keyed by the bare tool name. A palette array is often shared by many
  * decisions (an unrouted agent sends the same tool list on every LLM call, and its decisions
- * share the array read from it), so the offered, selected and in-front counts are kept per
- * palette array, by reference, and spread over its tools once in `values()`.
+ * share the array read from it; decisions of a batch read from JSON repeat the same names in
+ * arrays of their own), so the offered, selected and in-front counts are kept per palette and
+ * spread over its tools once in `values()`.
  */
 class ToolAccumulator {
   private readonly groups = new Map<string, ToolGroup>();
@@ -249,38 +253,56 @@ class ToolAccumulator {
       `${key.tenant_id}\u0000${key.role}\u0000${key.mode}\u0000${bucket}`,
       () => {
         const rows = new Map<string, ToolDelta>();
-        const tool = (name: string): ToolDelta =>
-          getOrCreate(rows, name, () => ({
-            tenant_id: key.tenant_id,
-            role: key.role,
-            mode: key.mode,
-            bucket,
-            tool: name,
-            offered: 0,
-            selected: 0,
-            dropped: 0,
-            called: 0,
-            harmful_drops: 0,
-            dropped_tokens: 0,
-            unused_offers: 0,
-          }));
-        return { tool, rows, palettes: new Map<readonly string[], PaletteCounts>() };
+        // Written out rather than with getOrCreate: this runs for every tool of every new
+        // palette, and a creating closure per call was a large share of ingest's garbage.
+        const tool = (name: string): ToolDelta => {
+          let row = rows.get(name);
+          if (row === undefined) {
+            row = {
+              tenant_id: key.tenant_id,
+              role: key.role,
+              mode: key.mode,
+              bucket,
+              tool: name,
+              offered: 0,
+              selected: 0,
+              dropped: 0,
+              called: 0,
+              harmful_drops: 0,
+              dropped_tokens: 0,
+              unused_offers: 0,
+            };
+            rows.set(name, row);
+          }
+          return row;
+        };
+        return { tool, rows, palettes: new Map(), lists: new Map() };
       },
     );
   }
 
-  /** A palette's counts in a group; its tools' rows are created when it is first seen. */
+  /**
+   * A palette's counts in a group, found by the array or else by its names; its tools' rows
+   * are created when it is first seen.
+   */
   private palette(group: ToolGroup, names: readonly string[]): PaletteCounts {
-    return getOrCreate(group.palettes, names, () => {
-      const distinct = new Set(names);
-      return {
-        rows: [...distinct].map(group.tool),
-        names: distinct,
-        offered: 0,
-        selected: 0,
-        inFront: 0,
-      };
-    });
+    const same = group.palettes.get(names);
+    if (same !== undefined) return same;
+    // Stored text never holds U+0000, so the joined names identify the list.
+    const text = names.join("\u0000");
+    const equal = group.lists.get(text);
+    if (equal !== undefined) return equal;
+    const distinct = new Set(names);
+    const counts = {
+      rows: [...distinct].map(group.tool),
+      names: distinct,
+      offered: 0,
+      selected: 0,
+      inFront: 0,
+    };
+    group.palettes.set(names, counts);
+    group.lists.set(text, counts);
+    return counts;
   }
 
   addDecision(d: DecisionRow, hour: string): void {
@@ -320,6 +342,7 @@ class ToolAccumulator {
         }
       }
       group.palettes.clear();
+      group.lists.clear();
       return [...group.rows.values()];
     });
   }

@@ -28,7 +28,7 @@
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
-import { sqlLiteral } from "@/lib/db/sql-literal";
+import { arrayLiteral, sqlLiteral } from "@/lib/db/sql-literal";
 import { isUnavailable } from "@/lib/db/unavailable";
 import {
   copyData,
@@ -203,14 +203,14 @@ async function addEventIds(
                  AND d.iteration = p.iteration AND NOT d.has_outcome
                LIMIT 1) AS unjoined`,
     [
-      items.map((item) => item.row.tenant_id),
-      items.map((item) => item.row.event_id),
-      items.map((item) => item.row.run_id),
-      items.map((item) => item.row.iteration),
-      items.map((item) => item.row.ts),
-      pairable.map((row) => row.tenant_id),
-      pairable.map((row) => row.run_id),
-      pairable.map((row) => row.iteration),
+      arrayLiteral(items.map((item) => item.row.tenant_id)),
+      arrayLiteral(items.map((item) => item.row.event_id)),
+      arrayLiteral(items.map((item) => item.row.run_id)),
+      arrayLiteral(items.map((item) => item.row.iteration)),
+      arrayLiteral(items.map((item) => item.row.ts)),
+      arrayLiteral(pairable.map((row) => row.tenant_id)),
+      arrayLiteral(pairable.map((row) => row.run_id)),
+      arrayLiteral(pairable.map((row) => row.iteration)),
     ],
   );
   const stored = new Set<string>();
