@@ -40,11 +40,6 @@ export function compactTrace(
   trace: readonly StageRecordWire[],
   offered: readonly string[],
 ): StoredStageRecord[] {
-  const names = (list: readonly string[]) =>
-    list.map((name) => {
-      const at = positionOf(name);
-      return at < 0 ? name : at;
-    });
   // A palette of a few dozen tools is searched in place; building a map for each decision
   // was a twentieth of the ingest server's garbage.
   let positionOf = (name: string) => offered.indexOf(name);
@@ -53,6 +48,11 @@ export function compactTrace(
     for (let i = offered.length - 1; i >= 0; i--) position.set(offered[i] as string, i);
     positionOf = (name) => position.get(name) ?? -1;
   }
+  const names = (list: readonly string[]) =>
+    list.map((name) => {
+      const at = positionOf(name);
+      return at < 0 ? name : at;
+    });
   return trace.map((record) => {
     const stored: StoredStageRecord = { stage: record.stage, action: record.action };
     for (const list of LISTS) if (record[list].length > 0) stored[list] = names(record[list]);
