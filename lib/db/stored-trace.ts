@@ -35,19 +35,23 @@ const LISTS = ["kept", "dropped", "added", "reinstated"] as const;
 /** Offered lists up to this long are searched for a name's position rather than mapped. */
 const SEARCHED_IN_PLACE = 64;
 
+/**
+ * The first position of a name in `offered`, or -1. A palette of a few dozen tools is searched
+ * in place; building a map for each decision was a twentieth of the ingest server's garbage.
+ */
+function positionLookup(offered: readonly string[]): (name: string) => number {
+  if (offered.length <= SEARCHED_IN_PLACE) return (name) => offered.indexOf(name);
+  const position = new Map<string, number>();
+  for (let i = offered.length - 1; i >= 0; i--) position.set(offered[i] as string, i);
+  return (name) => position.get(name) ?? -1;
+}
+
 /** The trace as stored for a decision that offered `offered`. */
 export function compactTrace(
   trace: readonly StageRecordWire[],
   offered: readonly string[],
 ): StoredStageRecord[] {
-  // A palette of a few dozen tools is searched in place; building a map for each decision
-  // was a twentieth of the ingest server's garbage.
-  let positionOf = (name: string) => offered.indexOf(name);
-  if (offered.length > SEARCHED_IN_PLACE) {
-    const position = new Map<string, number>();
-    for (let i = offered.length - 1; i >= 0; i--) position.set(offered[i] as string, i);
-    positionOf = (name) => position.get(name) ?? -1;
-  }
+  const positionOf = positionLookup(offered);
   const names = (list: readonly string[]) =>
     list.map((name) => {
       const at = positionOf(name);
