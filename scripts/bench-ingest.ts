@@ -9,10 +9,14 @@
  * resident memory. `--processes N` runs the server as `WEB_CONCURRENCY=N npm start` does: N
  * processes on one port (memory and CPU are then those of all of them together).
  *
- *   npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--processes 1] [--cpu-profile <dir>]
+ *   npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes]
+ *                           [--list-per-decision] [--processes 1] [--cpu-profile <dir>]
  *
  * --with-outcomes sends each decision's tool_call_outcome too, 250 events after it, so the
- * run also measures joining outcomes to decisions.
+ * run also measures joining outcomes to decisions. Decisions offer one of 32 tool lists, as a
+ * fleet of agents offering their catalogues does (scripts/lib/bench-events.ts);
+ * --list-per-decision gives every decision a list of its own, the worst case for the stored
+ * tool lists.
  */
 import { loadavg } from "node:os";
 import path from "node:path";
@@ -73,13 +77,15 @@ async function main() {
       decisions: { type: "string" },
       concurrency: { type: "string" },
       "with-outcomes": { type: "boolean" },
+      "list-per-decision": { type: "boolean" },
       processes: { type: "string" },
       "cpu-profile": { type: "string" },
     },
-    "usage: npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--processes 1] [--cpu-profile <dir>]",
+    "usage: npm run bench:ingest -- [--decisions 200000] [--concurrency 2] [--with-outcomes] [--list-per-decision] [--processes 1] [--cpu-profile <dir>]",
   );
   const decisions = positiveWholeNumber("decisions", values.decisions, 200_000);
   const withOutcomes = values["with-outcomes"] === true;
+  const listPerDecision = values["list-per-decision"] === true;
   const concurrency = positiveWholeNumber("concurrency", values.concurrency, 2);
   const processes = positiveWholeNumber("processes", values.processes, 1);
   const log = (line: string) => console.error(`· ${line}`);
@@ -137,6 +143,7 @@ async function main() {
         String(concurrency),
         start,
         withOutcomes ? "outcomes" : "decisions",
+        listPerDecision ? "list-per-decision" : "fleet-lists",
       ],
       () => {
         cpuBefore = { server: cpuSeconds(isServer), postgres: cpuSeconds(isPostgres) };
@@ -161,7 +168,7 @@ async function main() {
     const floorPool = new pg.Pool({ connectionString: server.urlFor(floorDb), max: concurrency });
     const floorSeconds = await insertFloor(
       floorPool,
-      benchDecisions(decisions, 42, new Date(start)),
+      benchDecisions(decisions, 42, new Date(start), { listPerDecision }),
       concurrency,
     );
     await floorPool.end();
@@ -174,6 +181,10 @@ async function main() {
         withOutcomes
           ? `${http.events} (${decisions} decisions, each followed by its outcome)`
           : `${http.events} decisions`,
+      ],
+      [
+        "tool lists offered",
+        listPerDecision ? "one per decision (--list-per-decision)" : "32, shared by all decisions",
       ],
       [
         "HTTP ingest",

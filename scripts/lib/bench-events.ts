@@ -1,6 +1,13 @@
 /**
  * Deterministic decision events for benchmarks: realistic palettes of ~24 tools, six-stage
  * traces, a spread of warnings. The same seed gives the same events in every process.
+ *
+ * An agent offers its catalogue on every call, so a fleet sends few distinct `offered` lists:
+ * the demo's agents one per tenant, the dashboard benchmark's 23 per tenant, the
+ * OpenTelemetry benchmark's 40. Each decision here offers one of `OFFERED_LISTS` (the catalogue
+ * of one of 32 deployments, each without a few of its tools); `listPerDecision` draws a list
+ * of its own for every decision instead — the worst case for the stored tool lists
+ * (lib/ingest/palettes.ts), where every batch adds hundreds of them.
  */
 import type { ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events";
 import { outcomeFor, stageRecord } from "@/lib/telemetry/events";
@@ -44,11 +51,32 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-export function benchDecisions(count: number, seed: number, start: Date): ToolRoutingDecision[] {
+/** A deployment's catalogue: each tool of `TOOLS` with a chance of 0.85. */
+const catalogueOf = (random: () => number) => TOOLS.filter(() => random() < 0.85);
+
+/** The offered lists decisions draw from: the catalogues of 32 deployments, the same in every run. */
+const OFFERED_LISTS = (() => {
+  const random = mulberry32(32);
+  return Array.from({ length: 32 }, () => catalogueOf(random));
+})();
+
+export interface BenchDecisionOptions {
+  /** Every decision offers a list of its own (the worst case for stored tool lists). */
+  listPerDecision?: boolean;
+}
+
+export function benchDecisions(
+  count: number,
+  seed: number,
+  start: Date,
+  { listPerDecision = false }: BenchDecisionOptions = {},
+): ToolRoutingDecision[] {
   const random = mulberry32(seed);
   const events: ToolRoutingDecision[] = [];
   for (let i = 0; i < count; i++) {
-    const offered = TOOLS.filter(() => random() < 0.85);
+    const offered = listPerDecision
+      ? catalogueOf(random)
+      : (OFFERED_LISTS[Math.floor(random() * OFFERED_LISTS.length)] as string[]);
     const selected = offered.filter((name) => name === "hydrate_context" || random() < 0.4);
     const dropped = offered.filter((name) => !selected.includes(name));
     const forced = random() < 0.1 ? (selected[0] ?? null) : null;
@@ -101,9 +129,10 @@ export function benchDecisionsWithOutcomes(
   count: number,
   seed: number,
   start: Date,
+  options: BenchDecisionOptions = {},
 ): (ToolRoutingDecision | ToolCallOutcome)[] {
   const random = mulberry32(seed + 1);
-  const decisions = benchDecisions(count, seed, start);
+  const decisions = benchDecisions(count, seed, start, options);
   const lag = 250;
   const events: (ToolRoutingDecision | ToolCallOutcome)[] = [];
   const outcomeOf = (decision: ToolRoutingDecision): ToolCallOutcome => {

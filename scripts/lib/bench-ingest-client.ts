@@ -22,7 +22,9 @@ async function main() {
     concurrencyText,
     startText,
     withOutcomes,
+    lists,
   ] = process.argv.slice(2);
+  const options = { listPerDecision: lists === "list-per-decision" };
   const batchSize = Number(batchText);
   const concurrency = Number(concurrencyText);
   const start = new Date(String(startText));
@@ -30,8 +32,8 @@ async function main() {
   const bodiesOf = (count: number, seed: number) => {
     const events =
       withOutcomes === "outcomes"
-        ? benchDecisionsWithOutcomes(count, seed, start)
-        : benchDecisions(count, seed, start);
+        ? benchDecisionsWithOutcomes(count, seed, start, options)
+        : benchDecisions(count, seed, start, options);
     const bodies: Uint8Array<ArrayBuffer>[] = [];
     for (let i = 0; i < events.length; i += batchSize) {
       bodies.push(encoder.encode(JSON.stringify({ batch: events.slice(i, i + batchSize) })));
