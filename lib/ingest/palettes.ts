@@ -84,11 +84,10 @@ export interface LearnedPalettes {
 
 /** A list the transaction's decisions name. */
 interface Wanted {
-  /** Tenant and the list as JSON: the key of the memory. */
+  /** Tenant and the list (`memoryKey`): the key of the memory. */
   key: string;
   tenant: string;
-  json: string;
-  tools: readonly string[];
+  tools: string[];
   /** The latest UTC day of the transaction's decisions naming the list. */
   day: string;
   rows: DecisionRow[];
@@ -103,12 +102,18 @@ export const offeredOf = (alias: string) =>
               WHERE pal.tenant_id = ${alias}.tenant_id AND pal.id = ${alias}.palette_id),
             ${alias}.offered, '{}')`;
 
+/**
+ * A tenant's list as the key of this process's memory: the names joined by U+0000, which stored
+ * text never holds, after the tenant and the list's length (so `[]` and `[""]` differ). Cheaper
+ * to build than the list's JSON, which only a list to add or find needs.
+ */
+const memoryKey = (tenant: string, tools: readonly string[]) =>
+  `${tenant}\u0000${tools.length}\u0000${tools.join("\u0000")}`;
+
 /** The SHA-256 of a list as JSON: the key of its row, whatever its length. */
 export function paletteHash(tools: readonly string[]): string {
-  return hashOfJson(JSON.stringify(tools));
+  return createHash("sha256").update(JSON.stringify(tools)).digest("hex");
 }
-
-const hashOfJson = (json: string) => createHash("sha256").update(json).digest("hex");
 
 /** The UTC day (YYYY-MM-DD) of a time. */
 const utcDay = (time: Date) => time.toISOString().slice(0, 10);
@@ -131,15 +136,19 @@ export async function resolvePalettes(
   const wanted = new Map<string, Wanted>();
   for (const row of rows) {
     row.palette_id = null;
-    const json = JSON.stringify(row.offered);
-    const key = `${row.tenant_id}\u0000${json}`;
+    const key = memoryKey(row.tenant_id, row.offered);
     // A stored time is ISO 8601 in UTC (`toISOString`): its first ten characters are its day.
     const day = row.ts.slice(0, 10);
     const entry = wanted.get(key);
     if (!entry)
-      wanted.set(key, { key, tenant: row.tenant_id, json, tools: row.offered, day, rows: [row] });
+      wanted.set(key, { key, tenant: row.tenant_id, tools: row.offered, day, rows: [row] });
     else {
       entry.rows.push(row);
+      // The rows offering one list share one array from here on: the per-tool rollups find a
+      // list by its array before they join its names (lib/ingest/rollups.ts). A row that
+      // selected its offered array itself (an unrouted call) keeps doing so.
+      if (row.selected === row.offered) row.selected = entry.tools;
+      row.offered = entry.tools;
       if (day > entry.day) entry.day = day;
     }
   }
@@ -220,7 +229,7 @@ async function addOrFind(
   entries: readonly Wanted[],
 ): Promise<{ added: Map<string, number>; found: Map<string, number> }> {
   const hashed = entries
-    .map((entry) => ({ entry, hash: hashOfJson(entry.json) }))
+    .map((entry) => ({ entry, hash: paletteHash(entry.tools) }))
     .sort((a, b) =>
       compareCodeUnits(rowKey(a.entry.tenant, a.hash), rowKey(b.entry.tenant, b.hash)),
     );

@@ -265,3 +265,25 @@ describe("aggregateDeltas with palettes shared by many decisions", () => {
     ]);
   });
 });
+
+describe("aggregateDeltas' selected counts", () => {
+  const selectedOf = (decisions: ReturnType<typeof row>[]) =>
+    Object.fromEntries(
+      aggregateDeltas(decisions, [])
+        .tools.filter((t) => t.selected > 0)
+        .map((t) => [t.tool, t.selected]),
+    );
+
+  it("counts a tool named twice in one selected list once, in short lists and long ones", () => {
+    const long = Array.from({ length: 80 }, (_, i) => `tool-${i}`);
+    const decisions = [
+      row({ iteration: 0, offered: ["a", "b", "c"], selected: ["b", "a", "b"] }),
+      row({ iteration: 1, offered: long, selected: [...long, "tool-3", "tool-79"] }),
+      row({ iteration: 2, offered: long, selected: long }),
+    ];
+    const counts = selectedOf(decisions);
+    expect([counts.a, counts.b, counts.c]).toEqual([1, 1, undefined]);
+    expect([counts["tool-0"], counts["tool-3"], counts["tool-79"]]).toEqual([2, 2, 2]);
+    expect(Object.keys(counts)).toHaveLength(82);
+  });
+});

@@ -235,13 +235,34 @@ interface ToolGroup {
   lists: Map<string, PaletteCounts>;
 }
 
+/** Selected lists up to this long are checked for repeated names in place, without a set. */
+const SHORT_LIST = 64;
+
+/**
+ * Counts a selected list on its tools' rows directly, each name once. Unlike offered lists,
+ * selected ones seldom repeat (routing picks per call), so a palette per list would cost a set
+ * and a joined key per decision for nothing.
+ */
+function countSelected(group: ToolGroup, names: readonly string[]): void {
+  if (names.length > SHORT_LIST) {
+    for (const name of new Set(names)) group.tool(name).selected += 1;
+    return;
+  }
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string;
+    if (names.indexOf(name) === i) group.tool(name).selected += 1;
+  }
+}
+
 /**
  * `tool_rollup_hour` rows: per (tenant, role, mode, hour), the tools of that group, so the hot
  * per-tool lookup is keyed by the bare tool name. A palette array is often shared by many
  * decisions (an unrouted agent sends the same tool list on every LLM call, and its decisions
- * share the array read from it; decisions of a batch read from JSON repeat the same names in
- * arrays of their own), so the offered, selected and in-front counts are kept per palette and
- * spread over its tools once in `values()`.
+ * share the array read from it; the decisions of a batch offering one list share its array
+ * once `resolvePalettes` has run), so the offered and in-front counts are kept per palette and
+ * spread over its tools once in `values()`; so is the selected count of a decision that
+ * selected its whole offered array. Other selected lists are counted per tool
+ * (`countSelected`).
  */
 class ToolAccumulator {
   private readonly groups = new Map<string, ToolGroup>();
@@ -307,8 +328,10 @@ class ToolAccumulator {
 
   addDecision(d: DecisionRow, hour: string): void {
     const group = this.groupOf(d, hour);
-    this.palette(group, d.offered).offered += 1;
-    this.palette(group, d.selected).selected += 1;
+    const offered = this.palette(group, d.offered);
+    offered.offered += 1;
+    if (d.selected === d.offered) offered.selected += 1;
+    else countSelected(group, d.selected);
     // The decision's dropped-token estimate, shared evenly among the tools it dropped.
     const share = d.dropped.length > 0 ? d.dropped_tokens / d.dropped.length : 0;
     for (const name of d.dropped) {
