@@ -170,18 +170,21 @@ async function addEventIds(
     iteration: number | null;
   }>(
     // Ids are inserted in key order, so two transactions adding overlapping ids wait for each
-    // other in one order, not in a cycle. The probes are written as per-key LATERAL subqueries
-    // so that PostgreSQL walks the small outcomes_waiting_idx and the run index of decisions
-    // whatever its statistics say, never scanning a whole table; the LIMIT keeps each probe a
-    // subquery (without it PostgreSQL flattens the LATERAL into a join, and on a table whose
-    // statistics are stale it hashed a whole table for each batch).
+    // other in one order, not in a cycle. The probes are written as LATERAL subqueries so that
+    // PostgreSQL walks the small outcomes_waiting_idx and the run index of decisions whatever
+    // its statistics say, never scanning a whole table; OFFSET 0 and LIMIT keep each probe a
+    // subquery (without them PostgreSQL flattens the LATERAL into a join, and on a table whose
+    // statistics are stale it hashed a whole table for each batch). Waiting outcomes are
+    // probed once per run, not per iteration: each probe searches the index of every week
+    // partition, and a batch holds several iterations of each of its runs. They are few (an
+    // outcome waits only until its decision arrives), so a run's are read whole.
     `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[])
                   AS k(tenant_id, event_id, run_id, iteration, ts)),
           added AS (INSERT INTO event_ids (tenant_id, event_id, ts)
                     SELECT tenant_id, event_id, ts FROM k ORDER BY tenant_id, event_id
                     ON CONFLICT DO NOTHING
                     RETURNING tenant_id, event_id),
-          run_keys AS (SELECT DISTINCT tenant_id, run_id, iteration FROM k),
+          runs AS (SELECT DISTINCT tenant_id, run_id FROM k),
           pairable AS (SELECT * FROM unnest($6::text[], $7::text[], $8::int[])
                          AS p(tenant_id, run_id, iteration))
      SELECT 'stored' AS kind, k.tenant_id, k.event_id, NULL AS run_id, NULL::int AS iteration
@@ -189,12 +192,14 @@ async function addEventIds(
       WHERE NOT EXISTS (SELECT 1 FROM added a
                          WHERE a.tenant_id = k.tenant_id AND a.event_id = k.event_id)
      UNION ALL
-     SELECT 'waiting', r.tenant_id, NULL, r.run_id, r.iteration
-       FROM run_keys r, LATERAL (
-              SELECT 1 FROM outcomes o
-               WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id
-                 AND o.iteration = r.iteration AND NOT o.joined
-               LIMIT 1) AS waiting
+     SELECT 'waiting', r.tenant_id, NULL, r.run_id, w.iteration
+       FROM runs r, LATERAL (
+              SELECT o.iteration FROM outcomes o
+               WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id AND NOT o.joined
+              OFFSET 0) AS w
+      WHERE EXISTS (SELECT 1 FROM k
+                     WHERE k.tenant_id = r.tenant_id AND k.run_id = r.run_id
+                       AND k.iteration = w.iteration)
      UNION ALL
      SELECT 'unjoined', p.tenant_id, NULL, p.run_id, p.iteration
        FROM pairable p, LATERAL (
