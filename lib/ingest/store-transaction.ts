@@ -346,9 +346,11 @@ const OFFERED_OF_D = offeredOf("d");
 /**
  * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
  * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first.
- * Each key probes the run index of decisions and the waiting-outcomes index: the OFFSET 0
- * keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join over every
- * waiting outcome when the statistics of a new or fast-growing partition are missing.
+ * Each key probes the run index of decisions, and each run of the keys the waiting-outcomes
+ * index (once per run, as in `addEventIds`: every probe searches each week partition): the
+ * OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join
+ * over every waiting outcome when the statistics of a new or fast-growing partition are
+ * missing.
  */
 async function joinOutcomes(
   client: pg.PoolClient,
@@ -367,6 +369,14 @@ async function joinOutcomes(
     `WITH keys AS (
        SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
      ),
+     waiting AS MATERIALIZED (
+       SELECT r.tenant_id, r.run_id, o.iteration, o.id, o.called
+         FROM (SELECT DISTINCT tenant_id, run_id FROM keys) AS r
+         CROSS JOIN LATERAL (
+           SELECT o.iteration, o.id, o.called FROM outcomes o
+            WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id AND NOT o.joined
+           OFFSET 0) AS o
+     ),
      pairs AS (
        SELECT DISTINCT ON (d.id) k.tenant_id, d.id AS decision_id, o.id AS outcome_id, o.called
          FROM keys k
@@ -375,11 +385,8 @@ async function joinOutcomes(
             WHERE d.tenant_id = k.tenant_id AND d.run_id = k.run_id
               AND d.iteration = k.iteration AND NOT d.has_outcome
            OFFSET 0) AS d
-         CROSS JOIN LATERAL (
-           SELECT o.id, o.called FROM outcomes o
-            WHERE o.tenant_id = k.tenant_id AND o.run_id = k.run_id
-              AND o.iteration = k.iteration AND NOT o.joined
-           OFFSET 0) AS o
+         JOIN waiting o
+           ON o.tenant_id = k.tenant_id AND o.run_id = k.run_id AND o.iteration = k.iteration
         ORDER BY d.id, o.id
      ),
      marked AS (
