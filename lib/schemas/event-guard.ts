@@ -7,9 +7,10 @@
  * fields are required, optional or nullable, enum and literal values, length and number
  * limits — and compiled into plain closures, so a wire change is made once, in `events.ts`.
  * Three rules are zod refinements that cannot be read from a schema's shape, and are applied
- * by name here: the timestamp window (`isIsoTimestamp`), storable text
- * (`hasUnstorableText`, with the fields exempt from its NUL rule) and the entries of a
- * decision's `tool_tokens` map (`isValidToolTokens`). A schema construct this
+ * by name here: the timestamp window (`isIsoTimestamp`), storable text (the rule of
+ * `hasUnstorableText`, checked on each string as the guard meets it rather than in a second
+ * walk over the event, with the top-level fields exempt from its NUL rule) and the entries of
+ * a decision's `tool_tokens` map (`isValidToolTokens`). A schema construct this
  * compiler does not know stops the module from loading, naming it, rather than letting the
  * guard drift from the schema. `event-guard.test.ts` compares the two verdicts on valid
  * events and on thousands of mutated ones.
@@ -20,7 +21,6 @@
 import type { z } from "zod";
 import {
   eventSchema,
-  hasUnstorableText,
   isIsoTimestamp,
   isValidToolTokens,
   NUL_ALLOWED_FIELDS,
@@ -30,6 +30,19 @@ import {
 
 type Check = (value: unknown) => boolean;
 type Fields = Record<string, unknown>;
+
+/**
+ * What a string must be beyond its schema's bounds: anything (a schema's own rules only), or
+ * storable — no NUL and no lone surrogate, as `hasUnstorableText` (events.ts) requires of every
+ * string of an event — or storable but for NUL (the fields of `NUL_ALLOWED_FIELDS`).
+ */
+type TextRule = "any" | "storable" | "nul-allowed";
+
+const TEXT_RULES: Record<TextRule, (value: string) => boolean> = {
+  any: () => true,
+  storable: (value) => !value.includes("\u0000") && value.isWellFormed(),
+  "nul-allowed": (value) => value.isWellFormed(),
+};
 
 interface CheckDef {
   check: string;
@@ -77,16 +90,18 @@ function boundsOf(def: SchemaDef, what: string) {
   return { min, max, integer, custom };
 }
 
-function compileString(def: SchemaDef, what: string): Check {
+function compileString(def: SchemaDef, what: string, text: TextRule): Check {
   const { min, max, custom } = boundsOf(def, what);
   if (def.format === "datetime") {
-    // The format and the timestamp window (a refinement) together.
+    // The format and the timestamp window (a refinement) together; the format is ASCII.
     return (value) => typeof value === "string" && isIsoTimestamp(value);
   }
   if (def.format !== undefined || custom > 0) {
     throw new Error(`event guard: cannot derive the string rules of ${what}`);
   }
-  return (value) => typeof value === "string" && value.length >= min && value.length <= max;
+  const textOk = TEXT_RULES[text];
+  return (value) =>
+    typeof value === "string" && value.length >= min && value.length <= max && textOk(value);
 }
 
 function compileNumber(def: SchemaDef, what: string): Check {
@@ -97,11 +112,11 @@ function compileNumber(def: SchemaDef, what: string): Check {
     typeof value === "number" && Number.isSafeInteger(value) && value >= min && value <= max;
 }
 
-function compileArray(def: SchemaDef, what: string): Check {
+function compileArray(def: SchemaDef, what: string, text: TextRule): Check {
   const { min, max, custom } = boundsOf(def, what);
   if (custom > 0 || !def.element)
     throw new Error(`event guard: cannot derive the rules of ${what}`);
-  const item = compile(def.element, `${what}[]`);
+  const item = compile(def.element, `${what}[]`, text === "any" ? "any" : "storable");
   return (value) => {
     if (!Array.isArray(value) || value.length < min || value.length > max) return false;
     for (let i = 0; i < value.length; i++) if (!item(value[i])) return false;
@@ -111,17 +126,25 @@ function compileArray(def: SchemaDef, what: string): Check {
 
 /**
  * A strict object: every own or inherited enumerable key is a field of the schema (zod's
- * strict rule), and every field passes its check. Custom refinements of the object itself
- * (storable text) are the caller's to apply.
+ * strict rule), and every field passes its check. Other custom refinements of the object
+ * itself are refused by `compile`'s caller; the fields named in `nulAllowed` take the
+ * "nul-allowed" text rule where `text` is "storable".
  */
-function compileObject(def: SchemaDef, what: string): Check {
+function compileObject(
+  def: SchemaDef,
+  what: string,
+  text: TextRule,
+  nulAllowed: ReadonlySet<string> = new Set(),
+): Check {
   if (!def.shape || def.catchall === undefined || defOf(def.catchall).type !== "never") {
     throw new Error(`event guard: ${what} is not a strict object`);
   }
   const shape = def.shape;
   const known: ReadonlySet<string> = new Set(Object.keys(shape));
   const keys = [...known];
-  const checks = keys.map((key) => compile(shape[key] as z.ZodType, `${what}.${key}`));
+  const ruleOf = (key: string): TextRule =>
+    text === "any" ? "any" : nulAllowed.has(key) ? "nul-allowed" : "storable";
+  const checks = keys.map((key) => compile(shape[key] as z.ZodType, `${what}.${key}`, ruleOf(key)));
   const count = keys.length;
   return (value) => {
     if (!isObject(value)) return false;
@@ -138,15 +161,15 @@ function compileObject(def: SchemaDef, what: string): Check {
  * cannot derive (exported for tests).
  */
 export function deriveCheck(schema: z.ZodType, what = "schema"): Check {
-  return compile(schema, what);
+  return compile(schema, what, "any");
 }
 
-function compile(schema: z.ZodType, what: string): Check {
+function compile(schema: z.ZodType, what: string, text: TextRule): Check {
   if (schema === toolTokensSchema) return isValidToolTokens;
   const def = defOf(schema);
   switch (def.type) {
     case "string":
-      return compileString(def, what);
+      return compileString(def, what, text);
     case "number":
       return compileNumber(def, what);
     case "boolean":
@@ -159,29 +182,31 @@ function compile(schema: z.ZodType, what: string): Check {
       return (value) => allowed.has(value);
     }
     case "nullable": {
-      const inner = compile(def.innerType as z.ZodType, what);
+      const inner = compile(def.innerType as z.ZodType, what, text);
       return (value) => value === null || inner(value);
     }
     case "optional": {
-      const inner = compile(def.innerType as z.ZodType, what);
+      const inner = compile(def.innerType as z.ZodType, what, text);
       return (value) => value === undefined || inner(value);
     }
     case "array":
-      return compileArray(def, what);
+      return compileArray(def, what, text);
     case "object":
-      return compileObject(def, what);
+      return compileObject(def, what, text === "any" ? "any" : "storable");
     default:
       throw new Error(`event guard: cannot derive a check for ${what} (zod type "${def.type}")`);
   }
 }
 
-/** One compiled check per event type, keyed by the value of its `type` field. */
+/**
+ * One compiled check per event type, keyed by the value of its `type` field: its fields with
+ * storable text, the top-level fields of `NUL_ALLOWED_FIELDS` exempt from the NUL rule.
+ */
 const BY_TYPE = new Map<unknown, Check>(
   eventSchema.options.map((schema) => {
     const type = schema.shape.type.value;
-    const fields = compile(schema, type);
     const nulAllowed: ReadonlySet<string> = new Set(NUL_ALLOWED_FIELDS[type]);
-    return [type, (value: unknown) => fields(value) && !hasUnstorableText(value, nulAllowed, true)];
+    return [type, compileObject(defOf(schema), type, "storable", nulAllowed)];
   }),
 );
 
