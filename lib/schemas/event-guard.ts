@@ -126,9 +126,9 @@ function compileArray(def: SchemaDef, what: string, text: TextRule): Check {
 
 /**
  * A strict object: every own or inherited enumerable key is a field of the schema (zod's
- * strict rule), and every field passes its check. Other custom refinements of the object
- * itself are refused by `compile`'s caller; the fields named in `nulAllowed` take the
- * "nul-allowed" text rule where `text` is "storable".
+ * strict rule), and every field passes its check. The object's own refinements are not read:
+ * the one the event schemas have, storable text, is the rule their strings are compiled with
+ * (`text`; the fields named in `nulAllowed` take "nul-allowed" where `text` is "storable").
  */
 function compileObject(
   def: SchemaDef,
