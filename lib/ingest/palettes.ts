@@ -103,12 +103,14 @@ export const offeredOf = (alias: string) =>
             ${alias}.offered, '{}')`;
 
 /**
- * A tenant's list as the key of this process's memory: the names joined by U+0000, which stored
- * text never holds, after the tenant and the list's length (so `[]` and `[""]` differ). Cheaper
- * to build than the list's JSON, which only a list to add or find needs.
+ * A list of tool names as one string that identifies it: its length, then the names joined by
+ * U+0000, which stored text never holds (the length tells `[]` from `[""]`). Cheaper to build
+ * than the list's JSON, which only a list to add or find needs. The key of a list for this
+ * process's memory (after its tenant) and for the per-tool rollups (lib/ingest/rollups.ts).
  */
-const memoryKey = (tenant: string, tools: readonly string[]) =>
-  `${tenant}\u0000${tools.length}\u0000${tools.join("\u0000")}`;
+export const listKey = (tools: readonly string[]) => `${tools.length}\u0000${tools.join("\u0000")}`;
+
+const memoryKey = (tenant: string, tools: readonly string[]) => `${tenant}\u0000${listKey(tools)}`;
 
 /** The SHA-256 of a list as JSON: the key of its row, whatever its length. */
 export function paletteHash(tools: readonly string[]): string {

@@ -4,6 +4,7 @@
  * the database. Buckets are UTC minutes and hours, and UTC days for the per-tool totals.
  */
 import type { DecisionRow } from "./events";
+import { listKey } from "./palettes";
 
 /** A decision that was joined to its outcome in this transaction (as RETURNING gives it). */
 export interface JoinedDecision {
@@ -231,7 +232,7 @@ interface ToolGroup {
   tool: (name: string) => ToolDelta;
   /** Palettes by their array (an unrouted agent's decisions share one)… */
   palettes: Map<readonly string[], PaletteCounts>;
-  /** …and by their names joined (a batch read from JSON has an array per decision). */
+  /** …and by `listKey` (a batch read from JSON has an array per decision). */
   lists: Map<string, PaletteCounts>;
 }
 
@@ -309,8 +310,7 @@ class ToolAccumulator {
   private palette(group: ToolGroup, names: readonly string[]): PaletteCounts {
     const same = group.palettes.get(names);
     if (same !== undefined) return same;
-    // Stored text never holds U+0000, so the joined names identify the list.
-    const text = names.join("\u0000");
+    const text = listKey(names);
     const equal = group.lists.get(text);
     if (equal !== undefined) return equal;
     const distinct = new Set(names);

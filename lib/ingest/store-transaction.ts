@@ -140,6 +140,20 @@ async function beginWithJoinLocks(client: pg.PoolClient, items: StoreInput[]): P
 }
 
 /**
+ * The outcomes waiting to be joined (`w`: iteration, id, called) in each run of a relation `r`
+ * with `tenant_id` and `run_id`, written `FROM … AS r, ${WAITING_OUTCOMES_OF_RUN}`: one probe of the waiting-outcomes
+ * index per run rather than per (run, iteration), since each probe searches every week
+ * partition and a batch holds several iterations of a run. Waiting outcomes are few (an outcome
+ * waits only until its decision arrives), so a run's are read whole; OFFSET 0 keeps the probe a
+ * subquery, so that PostgreSQL cannot turn it into a hash join over every waiting outcome when
+ * the statistics of a new or fast-growing partition are missing.
+ */
+const WAITING_OUTCOMES_OF_RUN = `LATERAL (
+           SELECT o.iteration, o.id, o.called FROM outcomes o
+            WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id AND NOT o.joined
+           OFFSET 0) AS w`;
+
+/**
  * Adds the (tenant, event id) keys of `items` to `event_ids` (lib/ingest/event-ids.ts) and
  * answers, in the same statement, what the transaction must know before it writes: the keys
  * that were stored already, as a decision or as an outcome (the insert skipped them); the join
@@ -174,10 +188,8 @@ async function addEventIds(
     // PostgreSQL walks the small outcomes_waiting_idx and the run index of decisions whatever
     // its statistics say, never scanning a whole table; OFFSET 0 and LIMIT keep each probe a
     // subquery (without them PostgreSQL flattens the LATERAL into a join, and on a table whose
-    // statistics are stale it hashed a whole table for each batch). Waiting outcomes are
-    // probed once per run, not per iteration: each probe searches the index of every week
-    // partition, and a batch holds several iterations of each of its runs. They are few (an
-    // outcome waits only until its decision arrives), so a run's are read whole.
+    // statistics are stale it hashed a whole table for each batch). Waiting outcomes are probed
+    // per run (`WAITING_OUTCOMES_OF_RUN`).
     `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[])
                   AS k(tenant_id, event_id, run_id, iteration, ts)),
           added AS (INSERT INTO event_ids (tenant_id, event_id, ts)
@@ -193,10 +205,7 @@ async function addEventIds(
                          WHERE a.tenant_id = k.tenant_id AND a.event_id = k.event_id)
      UNION ALL
      SELECT 'waiting', r.tenant_id, NULL, r.run_id, w.iteration
-       FROM runs r, LATERAL (
-              SELECT o.iteration FROM outcomes o
-               WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id AND NOT o.joined
-              OFFSET 0) AS w
+       FROM runs r, ${WAITING_OUTCOMES_OF_RUN}
       WHERE EXISTS (SELECT 1 FROM k
                      WHERE k.tenant_id = r.tenant_id AND k.run_id = r.run_id
                        AND k.iteration = w.iteration)
@@ -346,10 +355,9 @@ const OFFERED_OF_D = offeredOf("d");
 /**
  * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
  * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first.
- * Each key probes the run index of decisions, and each run of the keys the waiting-outcomes
- * index (once per run, as in `addEventIds`: every probe searches each week partition): the
- * OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join
- * over every waiting outcome when the statistics of a new or fast-growing partition are
+ * Each key probes the run index of decisions, and each run of the keys its waiting outcomes
+ * (`WAITING_OUTCOMES_OF_RUN`); the OFFSET 0 keeps each probe a subquery, so that PostgreSQL
+ * cannot turn it into a hash join over every decision of a partition whose statistics are
  * missing.
  */
 async function joinOutcomes(
@@ -370,12 +378,8 @@ async function joinOutcomes(
        SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
      ),
      waiting AS MATERIALIZED (
-       SELECT r.tenant_id, r.run_id, o.iteration, o.id, o.called
-         FROM (SELECT DISTINCT tenant_id, run_id FROM keys) AS r
-         CROSS JOIN LATERAL (
-           SELECT o.iteration, o.id, o.called FROM outcomes o
-            WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id AND NOT o.joined
-           OFFSET 0) AS o
+       SELECT r.tenant_id, r.run_id, w.iteration, w.id, w.called
+         FROM (SELECT DISTINCT tenant_id, run_id FROM keys) AS r, ${WAITING_OUTCOMES_OF_RUN}
      ),
      pairs AS (
        SELECT DISTINCT ON (d.id) k.tenant_id, d.id AS decision_id, o.id AS outcome_id, o.called

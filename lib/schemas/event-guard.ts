@@ -22,6 +22,7 @@ import type { z } from "zod";
 import {
   eventSchema,
   isIsoTimestamp,
+  isStorableText,
   isValidToolTokens,
   NUL_ALLOWED_FIELDS,
   type TelemetryEvent,
@@ -33,16 +34,19 @@ type Fields = Record<string, unknown>;
 
 /**
  * What a string must be beyond its schema's bounds: anything (a schema's own rules only), or
- * storable — no NUL and no lone surrogate, as `hasUnstorableText` (events.ts) requires of every
- * string of an event — or storable but for NUL (the fields of `NUL_ALLOWED_FIELDS`).
+ * storable (`isStorableText`, which `hasUnstorableText` requires of every string of an event),
+ * or storable but for NUL (the top-level fields of `NUL_ALLOWED_FIELDS`).
  */
 type TextRule = "any" | "storable" | "nul-allowed";
 
 const TEXT_RULES: Record<TextRule, (value: string) => boolean> = {
   any: () => true,
-  storable: (value) => !value.includes("\u0000") && value.isWellFormed(),
-  "nul-allowed": (value) => value.isWellFormed(),
+  storable: (value) => isStorableText(value),
+  "nul-allowed": (value) => isStorableText(value, true),
 };
+
+/** The rule of the strings inside a value checked with `text`: the NUL exemption is top-level only. */
+const nestedRule = (text: TextRule): TextRule => (text === "any" ? "any" : "storable");
 
 interface CheckDef {
   check: string;
@@ -116,7 +120,7 @@ function compileArray(def: SchemaDef, what: string, text: TextRule): Check {
   const { min, max, custom } = boundsOf(def, what);
   if (custom > 0 || !def.element)
     throw new Error(`event guard: cannot derive the rules of ${what}`);
-  const item = compile(def.element, `${what}[]`, text === "any" ? "any" : "storable");
+  const item = compile(def.element, `${what}[]`, nestedRule(text));
   return (value) => {
     if (!Array.isArray(value) || value.length < min || value.length > max) return false;
     for (let i = 0; i < value.length; i++) if (!item(value[i])) return false;
@@ -143,7 +147,7 @@ function compileObject(
   const known: ReadonlySet<string> = new Set(Object.keys(shape));
   const keys = [...known];
   const ruleOf = (key: string): TextRule =>
-    text === "any" ? "any" : nulAllowed.has(key) ? "nul-allowed" : "storable";
+    text !== "any" && nulAllowed.has(key) ? "nul-allowed" : nestedRule(text);
   const checks = keys.map((key) => compile(shape[key] as z.ZodType, `${what}.${key}`, ruleOf(key)));
   const count = keys.length;
   return (value) => {
@@ -192,7 +196,7 @@ function compile(schema: z.ZodType, what: string, text: TextRule): Check {
     case "array":
       return compileArray(def, what, text);
     case "object":
-      return compileObject(def, what, text === "any" ? "any" : "storable");
+      return compileObject(def, what, nestedRule(text));
     default:
       throw new Error(`event guard: cannot derive a check for ${what} (zod type "${def.type}")`);
   }

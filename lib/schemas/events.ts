@@ -76,13 +76,17 @@ const nonEmptyString = (max: number) =>
 // string is refused here, by field, rather than failing a whole batch at the database. One
 // walk over the parsed event is a third of the cost of a check on every string schema; the
 // surrogate check is the engine's own (`String.prototype.isWellFormed`).
+/** Whether one string can be stored: no NUL (unless `allowNul`), no lone surrogate. */
+export const isStorableText = (value: string, allowNul = false): boolean =>
+  (allowNul || !value.includes("\u0000")) && value.isWellFormed();
+
 /** True when some string in `value` (outside `allowNul` top-level keys) cannot be stored. */
 export function hasUnstorableText(
   value: unknown,
   allowNul: ReadonlySet<string>,
   topLevel: boolean,
 ): boolean {
-  if (typeof value === "string") return value.includes("\u0000") || !value.isWellFormed();
+  if (typeof value === "string") return !isStorableText(value);
   if (Array.isArray(value)) {
     for (const item of value) if (hasUnstorableText(item, allowNul, false)) return true;
     return false;
@@ -91,7 +95,7 @@ export function hasUnstorableText(
     for (const key in value) {
       const item = (value as Record<string, unknown>)[key];
       if (topLevel && allowNul.has(key) && typeof item === "string") {
-        if (!item.isWellFormed()) return true;
+        if (!isStorableText(item, true)) return true;
       } else if (hasUnstorableText(item, allowNul, false)) {
         return true;
       }
