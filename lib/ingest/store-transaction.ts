@@ -12,13 +12,18 @@
  * event ids, COPY (two), the rollups with `COMMIT` — and new palettes, tool sizes, outcomes
  * and joins left to the database add theirs only when there are some.
  *
- * Each transaction first takes a transaction-scoped advisory lock per (tenant, run, iteration)
- * it touches — the key decisions and outcomes are joined on — in sorted order, so two
- * transactions, in this process or another, never insert a decision and its outcome
- * concurrently (they would not see each other and never be joined), while batches that share a
- * run but not an iteration (a run's events split over consecutive batches) do not wait for each
- * other. Rollup rows are upserted in key order (`rollup-upserts.ts`), so concurrent
- * transactions do not deadlock on them.
+ * Two transactions, in this process or another, that store a decision and its outcome at the
+ * same time would not see each other's rows and never join them. So each join key (tenant,
+ * run, iteration) has a transaction-scoped advisory lock, and a transaction joins at a key only
+ * while it holds the key's lock, after the transactions that held it before have ended. It
+ * tries every key's lock when it begins, without waiting: at the keys it holds it joins as
+ * if alone. At a key another transaction holds (an outcome whose decision is in the batch still
+ * being stored: the usual case when an agent's decision and outcome land in consecutive
+ * batches) it writes its rows unjoined, waits for the lock only after, and then joins there in
+ * the database — so consecutive batches are written side by side and wait only for each
+ * other's end. Batches that share a run but not an iteration never wait for each other. Rollup
+ * rows are upserted in key order (`rollup-upserts.ts`), so concurrent transactions do not
+ * deadlock on them.
  *
  * A decision and its outcome that arrive in one transaction — what an agent's telemetry client
  * usually sends, since it records both within seconds — are joined in memory and stored joined
@@ -75,7 +80,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
   const created = new Set<string>();
   let palettes: LearnedPalettes = NOTHING_LEARNED;
   try {
-    const epoch = await beginWithJoinLocks(client, unique);
+    const { epoch, contended } = await beginWithJoinLocks(client, unique);
     const { stored, waiting, unjoined } = await addEventIds(client, unique);
     const fresh = unique.filter(
       (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
@@ -87,18 +92,26 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
     const here = joinHere(
       newDecisions,
       newOutcomes,
-      (key) => waiting.has(key) || unjoined.has(key),
+      (key) => contended.has(key) || waiting.has(key) || unjoined.has(key),
     );
     palettes = await resolvePalettes(client, newDecisions, epoch);
     await insertDecisions(client, newDecisions, here.joinedOf);
     await insertOutcomes(client, newOutcomes, here.joinedOutcomes);
     for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
     // What was not joined here is joined by the database, where a join is possible: at a key
-    // with a new outcome, or with an outcome already waiting.
+    // with a new outcome, or with an outcome already waiting; and at every contended key with a
+    // new row, once its lock is held, since the transaction that held it may have stored the
+    // other half.
     const elsewhere = [...newDecisions, ...newOutcomes].filter((row) => {
       const key = joinKey(row);
-      return !here.settled.has(key) && (here.outcomeKeys.has(key) || waiting.has(key));
+      return (
+        contended.has(key) ||
+        (!here.settled.has(key) && (here.outcomeKeys.has(key) || waiting.has(key)))
+      );
     });
+    const contendedHere = new Set(elsewhere.map((row) => contended.get(joinKey(row))));
+    contendedHere.delete(undefined);
+    if (contendedHere.size > 0) await lockContended(client, contendedHere as Set<string>);
     const joined = [...here.joinedOf.values(), ...(await joinOutcomes(client, elsewhere))];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined), [
       upsertToolSizesSql(latestToolSizes(newDecisions)),
@@ -117,26 +130,55 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
   });
 }
 
+/** The advisory-lock key of a join key: its text, hashed by PostgreSQL (`hashtextextended`). */
+const LOCK_OF_KEY = (key: string) => `hashtextextended(${key}, 7369)`;
+
 /**
- * Opens the transaction and takes a transaction-scoped advisory lock per (tenant, run,
- * iteration) of `items`, in key order, and the palette gate (lib/ingest/palettes.ts), in one
- * round trip: `BEGIN` and the locks go as one simple query, so the keys are written into its
- * text as literals (escaped by the driver). Answers the gate's deletion count.
+ * Opens the transaction, tries the transaction-scoped advisory lock of every join key (tenant,
+ * run, iteration) of `items` and takes the palette gate (lib/ingest/palettes.ts), in one round
+ * trip: `BEGIN` and the locks go as one simple query, so the keys are written into its text as
+ * literals (escaped by the driver). Trying never waits: the keys whose lock a concurrent
+ * transaction holds come back as `contended` (join keys, `joinKey`), and this transaction joins
+ * nothing at them until it holds their locks too (`lockContended`). Answers those keys and the
+ * gate's deletion count.
  */
-async function beginWithJoinLocks(client: pg.PoolClient, items: StoreInput[]): Promise<string> {
-  const keys = new Set<string>();
+async function beginWithJoinLocks(
+  client: pg.PoolClient,
+  items: StoreInput[],
+): Promise<{ epoch: string; contended: Map<string, string> }> {
+  const joinKeyOf = new Map<string, string>();
   for (const { row } of items)
-    keys.add(`${row.tenant_id}\u0001${row.run_id}\u0001${row.iteration}`);
-  const literals = [...keys].map((key) => sqlLiteral(key)).join(",");
-  const results = await client.query(
+    joinKeyOf.set(`${row.tenant_id}\u0001${row.run_id}\u0001${row.iteration}`, joinKey(row));
+  const literals = [...joinKeyOf.keys()].map((key) => sqlLiteral(key)).join(",");
+  const results = (await client.query(
     `BEGIN;
-     SELECT pg_advisory_xact_lock(k)
-       FROM (SELECT DISTINCT hashtextextended(key, 7369) AS k
-               FROM unnest(ARRAY[${literals}]::text[]) AS key
-              ORDER BY k) AS keys;
+     WITH keys AS (SELECT key, ${LOCK_OF_KEY("key")} AS k FROM unnest(ARRAY[${literals}]::text[]) AS key),
+          tried AS MATERIALIZED (
+            SELECT k, pg_try_advisory_xact_lock(k) AS held
+              FROM (SELECT DISTINCT k FROM keys ORDER BY k) AS distinct_keys)
+     SELECT keys.key FROM keys JOIN tried USING (k) WHERE NOT tried.held;
      ${PALETTE_GATE}`,
+  )) as unknown as pg.QueryResult<{ key: string }>[];
+  const contended = new Map<string, string>();
+  for (const { key } of results[1]?.rows ?? []) contended.set(joinKeyOf.get(key) as string, key);
+  return { epoch: paletteEpochOf(results), contended };
+}
+
+/**
+ * Waits for the advisory locks of the `contended` keys (lock-key texts), in lock order, once
+ * this transaction's rows are written: the transactions holding them have committed or rolled
+ * back when it returns, so the join that follows sees their rows. Two transactions that each
+ * hold a key the other waits for are a deadlock PostgreSQL breaks by failing one, which is then
+ * retried (write-retry.ts); it takes a batch and a concurrent one sharing two join keys in
+ * opposite order, such as the same batch sent twice at once.
+ */
+async function lockContended(client: pg.PoolClient, contended: Iterable<string>): Promise<void> {
+  const literals = [...contended].map((key) => sqlLiteral(key)).join(",");
+  await client.query(
+    `SELECT pg_advisory_xact_lock(k)
+       FROM (SELECT DISTINCT ${LOCK_OF_KEY("key")} AS k
+               FROM unnest(ARRAY[${literals}]::text[]) AS key ORDER BY k) AS keys`,
   );
-  return paletteEpochOf(results);
 }
 
 /**
@@ -149,7 +191,7 @@ async function beginWithJoinLocks(client: pg.PoolClient, items: StoreInput[]): P
  * the statistics of a new or fast-growing partition are missing.
  */
 const WAITING_OUTCOMES_OF_RUN = `LATERAL (
-           SELECT o.iteration, o.id, o.called FROM outcomes o
+           SELECT o.iteration, o.id, o.ts, o.called FROM outcomes o
             WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id AND NOT o.joined
            OFFSET 0) AS w`;
 
@@ -378,14 +420,15 @@ async function joinOutcomes(
        SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
      ),
      waiting AS MATERIALIZED (
-       SELECT r.tenant_id, r.run_id, w.iteration, w.id, w.called
+       SELECT r.tenant_id, r.run_id, w.iteration, w.id, w.ts, w.called
          FROM (SELECT DISTINCT tenant_id, run_id FROM keys) AS r, ${WAITING_OUTCOMES_OF_RUN}
      ),
      pairs AS (
-       SELECT DISTINCT ON (d.id) k.tenant_id, d.id AS decision_id, o.id AS outcome_id, o.called
+       SELECT DISTINCT ON (d.id) k.tenant_id, k.run_id, k.iteration, d.id AS decision_id,
+              d.ts AS decision_ts, o.id AS outcome_id, o.ts AS outcome_ts, o.called
          FROM keys k
          CROSS JOIN LATERAL (
-           SELECT d.id FROM decisions d
+           SELECT d.id, d.ts FROM decisions d
             WHERE d.tenant_id = k.tenant_id AND d.run_id = k.run_id
               AND d.iteration = k.iteration AND NOT d.has_outcome
            OFFSET 0) AS d
@@ -395,7 +438,8 @@ async function joinOutcomes(
      ),
      marked AS (
        UPDATE outcomes o SET joined = true FROM pairs p
-        WHERE o.tenant_id = p.tenant_id AND o.id = p.outcome_id
+        WHERE o.tenant_id = p.tenant_id AND o.run_id = p.run_id AND o.iteration = p.iteration
+          AND o.id = p.outcome_id AND o.ts = p.outcome_ts
      )
      UPDATE decisions d
         SET has_outcome = true,
@@ -404,7 +448,8 @@ async function joinOutcomes(
               SELECT DISTINCT c COLLATE "C" FROM unnest(COALESCE(p.called, '{}')) AS c
                WHERE c = ANY(${OFFERED_OF_D}) AND c <> ALL(d.selected) ORDER BY 1)
        FROM pairs p
-      WHERE d.tenant_id = p.tenant_id AND d.id = p.decision_id
+      WHERE d.tenant_id = p.tenant_id AND d.run_id = p.run_id AND d.iteration = p.iteration
+        AND d.id = p.decision_id AND d.ts = p.decision_ts
      RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration, d.ts,
                -- As JSON: node-postgres reads json with JSON.parse, a text[] with a parser
                -- written in JavaScript several times slower.

@@ -6,12 +6,15 @@
  * table whose statistics are missing or stale — a new database, a table growing faster than
  * autovacuum analyses it — PostgreSQL may choose to read a whole table instead, and every batch
  * then costs time in proportion to everything stored. That happened to the event id look-up:
- * with event_ids unanalysed, each batch of 500 hashed every stored event id.
+ * with event_ids unanalysed, each batch of 500 hashed every stored event id. A plan can also
+ * read a tenant's rows one by one through the first column of an index (in `bench:ingest`, the
+ * outcome join's UPDATE found each decision so, on a week's partition analysed before the
+ * benchmark's tenant arrived), which is as bad for a tenant that owns most of a table.
  *
  * The statements are the real ones: recorded while `/api/ingest`'s store and the OTLP store
  * write to the test database, then planned (EXPLAIN, not run) with the same parameter values on
- * a second database of the same schema that holds 100,000 event ids, raw rows and spans and has
- * never been analysed.
+ * two more databases of the same schema that hold 100,000 event ids, raw rows and spans: one
+ * never analysed, one analysed before the recorded tenant's rows arrived.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -38,6 +41,8 @@ const LARGE_TABLES = new Set(["event_ids", "decisions", "outcomes", "otel_spans"
 const TOOLS = ["search_orders", "refund_order", "create_ticket"];
 
 const recorded: RecordedStatement[] = [];
+/** How many of `recorded` `/api/ingest`'s store made (the OTLP store's follow). */
+let recordedByIngest = 0;
 
 /** 500 decisions of 63 runs, their outcomes half before and half after them. */
 async function ingestBatch(): Promise<void> {
@@ -96,8 +101,46 @@ async function exportSpans(): Promise<void> {
   }
 }
 
-/** A database of the same schema with rows in every raw table and no statistics on any. */
-async function unanalysedDatabase(): Promise<TestDatabase> {
+/** Rows of `tenant` in every raw table: `rows` event ids and spans, half as many decisions and outcomes. */
+async function fillRawTables(client: pg.Client, tenant: string, rows: number): Promise<void> {
+  const ts = new Date(T0).toISOString();
+  await client.query(
+    `INSERT INTO event_ids (tenant_id, event_id, ts)
+     SELECT $3, 'e-' || n, $1 FROM generate_series(1, $2::int) AS n`,
+    [ts, rows, tenant],
+  );
+  await client.query(
+    `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
+                            ts, offered_count, selected_count, dropped_count, dropped_tokens,
+                            reinstatements, empty_palette_warnings, stage_errors,
+                            offered, selected, trace, warnings)
+     SELECT $3, 'e-' || n, 'run-' || (n / 8), 'action', 'observe', n % 8, 0,
+            $1, 2, 1, 1, 10, 0, 0, 0, '{a,b}', '{a}', '[]', '[]'
+       FROM generate_series(1, $2::int) AS n`,
+    [ts, rows / 2, tenant],
+  );
+  await client.query(
+    `INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, joined)
+     SELECT $3, 'o-' || n, 'run-' || (n / 8), 'action', n % 8, $1, '{a}', n % 2 = 0
+       FROM generate_series(1, $2::int) AS n`,
+    [ts, rows / 2, tenant],
+  );
+  await client.query(
+    `INSERT INTO otel_spans (tenant_id, trace_id, span_id, run_id, kind, name, start_ns, end_ns, ts)
+     SELECT $3, lpad(to_hex(n / 10), 32, '0'), lpad(to_hex(n), 16, '0'),
+            'run-' || (n / 10), 'llm_call', 'chat', n::bigint * 1000, n::bigint * 1000 + 500, $1
+       FROM generate_series(1, $2::int) AS n`,
+    [ts, rows, tenant],
+  );
+}
+
+/**
+ * A database of the same schema with rows in every raw table and statistics that mislead:
+ * none at all (`"none"`), or statistics taken while the raw tables held 2,000 rows of another
+ * tenant, before 100,000 of the recorded statements' tenant arrived (`"before the tenant"`): a
+ * tenant's first hours in a week's partition, before autovacuum analyses it again.
+ */
+async function plannerDatabase(statistics: "none" | "before the tenant"): Promise<TestDatabase> {
   const database = await createTestDatabase("lookups");
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
@@ -110,39 +153,33 @@ async function unanalysedDatabase(): Promise<TestDatabase> {
     for (const { name } of rows) {
       await client.query(`ALTER TABLE ${name} SET (autovacuum_enabled = false)`);
     }
-    const ts = new Date(T0).toISOString();
-    await client.query(
-      `INSERT INTO event_ids (tenant_id, event_id, ts)
-       SELECT 'stored', 'e-' || n, $1 FROM generate_series(1, $2::int) AS n`,
-      [ts, STORED_ROWS],
-    );
-    await client.query(
-      `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
-                              ts, offered_count, selected_count, dropped_count, dropped_tokens,
-                              reinstatements, empty_palette_warnings, stage_errors,
-                              offered, selected, trace, warnings)
-       SELECT 'stored', 'e-' || n, 'run-' || (n / 8), 'action', 'observe', n % 8, 0,
-              $1, 2, 1, 1, 10, 0, 0, 0, '{a,b}', '{a}', '[]', '[]'
-         FROM generate_series(1, $2::int) AS n`,
-      [ts, STORED_ROWS / 2],
-    );
-    await client.query(
-      `INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, joined)
-       SELECT 'stored', 'o-' || n, 'run-' || (n / 8), 'action', n % 8, $1, '{a}', n % 2 = 0
-         FROM generate_series(1, $2::int) AS n`,
-      [ts, STORED_ROWS / 2],
-    );
-    await client.query(
-      `INSERT INTO otel_spans (tenant_id, trace_id, span_id, run_id, kind, name, start_ns, end_ns, ts)
-       SELECT 'stored', lpad(to_hex(n / 10), 32, '0'), lpad(to_hex(n), 16, '0'),
-              'run-' || (n / 10), 'llm_call', 'chat', n::bigint * 1000, n::bigint * 1000 + 500, $1
-         FROM generate_series(1, $2::int) AS n`,
-      [ts, STORED_ROWS],
-    );
+    if (statistics === "none") {
+      await fillRawTables(client, "stored", STORED_ROWS);
+    } else {
+      await fillRawTables(client, "stored", 2_000);
+      for (const { name } of rows) await client.query(`ANALYZE ${name}`);
+      await fillRawTables(client, TENANT, STORED_ROWS);
+    }
   } finally {
     await client.end();
   }
   return database;
+}
+
+/**
+ * Every relation a plan reads through an index on `tenant_id` alone: each row of the tenant in
+ * turn, which is no better than reading the table whole for a tenant that owns most of it.
+ */
+function tenantWideIndexScans(node: PlanNode, out: PlanNode[] = []): PlanNode[] {
+  const condition = node["Index Cond"];
+  if (
+    node["Relation Name"] &&
+    typeof condition === "string" &&
+    /^\(\(tenant_id\)::text = [^()]+\)$/.test(condition)
+  )
+    out.push(node);
+  for (const child of node.Plans ?? []) tenantWideIndexScans(child, out);
+  return out;
 }
 
 /** Every relation a plan reads in full. */
@@ -152,42 +189,94 @@ function sequentialScans(node: PlanNode, out: string[] = []): string[] {
   return out;
 }
 
-let unanalysed: TestDatabase;
-let planner: pg.Client;
+interface Planner {
+  database: TestDatabase;
+  client: pg.Client;
+}
+const planners = new Map<"none" | "before the tenant", Planner>();
 let shared: pg.Client;
 
 beforeAll(async () => {
   startRecording((statement) => recorded.push(statement));
   try {
     await ingestBatch();
+    recordedByIngest = recorded.length;
     await exportSpans();
   } finally {
     stopRecording();
   }
-  unanalysed = await unanalysedDatabase();
-  planner = new pg.Client({ connectionString: unanalysed.url });
-  await planner.connect();
+  for (const statistics of ["none", "before the tenant"] as const) {
+    const database = await plannerDatabase(statistics);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    planners.set(statistics, { database, client });
+  }
   shared = new pg.Client({ connectionString: inject("databaseUrl") });
   await shared.connect();
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
-  await planner?.end();
-  await unanalysed?.drop();
+  for (const { database, client } of planners.values()) {
+    await client.end();
+    await database.drop();
+  }
   await deleteTenantRows(shared, TENANT);
   await shared?.end();
 });
 
 /** The recorded statements that read event_ids or a raw table (not COPY, not locks). */
-function readsOfStoredRows(): RecordedStatement[] {
-  return recorded.filter(
+function readsOfStoredRows(statements = recorded): RecordedStatement[] {
+  return statements.filter(
     (statement) =>
       /^\s*(WITH|SELECT|UPDATE)\b/i.test(statement.text) &&
       /\b(FROM|JOIN|UPDATE)\s+(event_ids|decisions|outcomes|otel_spans)\b/i.test(statement.text),
   );
 }
 
-describe("ingest's reads on tables without statistics", () => {
+/** The relations among `names` that hold at least one row. */
+async function holdingRows(client: pg.Client, names: readonly string[]): Promise<Set<string>> {
+  const holding = new Set<string>();
+  for (const name of new Set(names)) {
+    const { rows } = await client.query(`SELECT 1 FROM ONLY ${pg.escapeIdentifier(name)} LIMIT 1`);
+    if (rows.length > 0) holding.add(name);
+  }
+  return holding;
+}
+
+/**
+ * Plans (EXPLAIN, not run) every recorded read on `client`'s database; answers one line per
+ * statement that reads a raw table or partition that holds rows whole, or reads a tenant's rows
+ * of one through an index on `tenant_id` alone (an empty partition may be read any way).
+ */
+async function badPlans(client: pg.Client, statements = recorded): Promise<string[]> {
+  const failures: string[] = [];
+  for (const statement of readsOfStoredRows(statements)) {
+    const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) ${statement.text}`,
+      statement.values,
+    );
+    const plan = rows[0]?.["QUERY PLAN"][0]?.Plan;
+    expect(plan).toBeDefined();
+    const read = sequentialScans(plan as PlanNode);
+    const tenantWide = tenantWideIndexScans(plan as PlanNode);
+    const relations = tenantWide.map((node) => node["Relation Name"] as string);
+    const roots = await partitionRoots(client, [...read, ...relations]);
+    const large = (name: string) => LARGE_TABLES.has(roots.get(name) ?? name);
+    const filled = await holdingRows(client, [...read, ...relations].filter(large));
+    const scanned = read.filter((name) => filled.has(name));
+    if (scanned.length > 0) {
+      failures.push(`${scanned.join(", ")} read in full by:\n${statement.text.trim()}`);
+    }
+    const byTenant = tenantWide.filter((node) => filled.has(node["Relation Name"] as string));
+    if (byTenant.length > 0) {
+      const scans = byTenant.map((node) => `${node["Index Name"]} (${node["Index Cond"]})`);
+      failures.push(`${scans.join(", ")} read by tenant alone by:\n${statement.text.trim()}`);
+    }
+  }
+  return failures;
+}
+
+describe("ingest's reads on tables with misleading statistics", () => {
   it("records the event id look-up, the outcome join and the OTLP store's reads", () => {
     const texts = readsOfStoredRows().map((statement) => statement.text);
     expect(
@@ -199,28 +288,28 @@ describe("ingest's reads on tables without statistics", () => {
     expect(texts.some((text) => /\b(FROM|JOIN|UPDATE)\s+otel_spans\b/.test(text))).toBe(true);
   });
 
-  it("plans every one as index probes, never reading a whole table", async () => {
-    const planned = await planner.query<{ relname: string; reltuples: number }>(
+  it("plans every one as index probes on tables never analysed", async () => {
+    const { client } = planners.get("none") as Planner;
+    const planned = await client.query<{ relname: string; reltuples: number }>(
       `SELECT relname, reltuples FROM pg_class WHERE relname = 'event_ids'`,
     );
     // Never analysed: the planner guesses the table's size from its pages.
     expect(planned.rows[0]?.reltuples).toBe(-1);
+    expect(await badPlans(client)).toEqual([]);
+  });
 
-    const failures: string[] = [];
-    for (const statement of readsOfStoredRows()) {
-      const { rows } = await planner.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
-        `EXPLAIN (FORMAT JSON) ${statement.text}`,
-        statement.values,
-      );
-      const plan = rows[0]?.["QUERY PLAN"][0]?.Plan;
-      expect(plan).toBeDefined();
-      const read = sequentialScans(plan as PlanNode);
-      const roots = await partitionRoots(planner, read);
-      const scanned = read.filter((name) => LARGE_TABLES.has(roots.get(name) ?? name));
-      if (scanned.length > 0) {
-        failures.push(`${scanned.join(", ")} read in full by:\n${statement.text.trim()}`);
-      }
-    }
-    expect(failures).toEqual([]);
+  // The OTLP store's reads are not held to this yet: two of them (the look-up of a trace's first
+  // LLM call and the renumbering of a run's iterations) read the tenant's rows through an index's
+  // first column when the statistics predate the tenant.
+  it("plans /api/ingest's as index probes on tables analysed before the tenant's rows arrived", async () => {
+    const { client } = planners.get("before the tenant") as Planner;
+    const { rows } = await client.query<{ n: string }>(
+      "SELECT count(*) AS n FROM decisions WHERE tenant_id = $1",
+      [TENANT],
+    );
+    expect(Number(rows[0]?.n)).toBe(STORED_ROWS / 2);
+    const byIngest = recorded.slice(0, recordedByIngest);
+    expect(readsOfStoredRows(byIngest).some((s) => /UPDATE decisions/.test(s.text))).toBe(true);
+    expect(await badPlans(client, byIngest)).toEqual([]);
   });
 });
