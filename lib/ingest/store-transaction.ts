@@ -391,16 +391,17 @@ async function insertOutcomes(
   await copyRows(client, statement, rows, (row) => joinedOutcomeLine(row, joined.has(row)));
 }
 
-/** A stored decision's offered list in the join below, where the decision is `d`. */
+/** A stored decision's offered list in the join below, where the decision is `d`: read once per pair. */
 const OFFERED_OF_D = offeredOf("d");
 
 /**
  * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
  * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first.
- * Each key probes the run index of decisions, and each run of the keys its waiting outcomes
- * (`WAITING_OUTCOMES_OF_RUN`); the OFFSET 0 keeps each probe a subquery, so that PostgreSQL
- * cannot turn it into a hash join over every decision of a partition whose statistics are
- * missing.
+ * Each run of the keys probes the run index of decisions once for all its iterations (each
+ * probe searches every week partition), and its waiting outcomes (`WAITING_OUTCOMES_OF_RUN`);
+ * the OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join
+ * over every decision of a partition whose statistics are missing. Each row is then updated by
+ * its whole key (tenant, run, iteration, id, ts), so that no plan can find it by tenant alone.
  */
 async function joinOutcomes(
   client: pg.PoolClient,
@@ -419,21 +420,30 @@ async function joinOutcomes(
     `WITH keys AS (
        SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
      ),
+     runs AS (
+       SELECT tenant_id, run_id, array_agg(iteration) AS iterations FROM keys
+        GROUP BY tenant_id, run_id
+     ),
      waiting AS MATERIALIZED (
        SELECT r.tenant_id, r.run_id, w.iteration, w.id, w.ts, w.called
-         FROM (SELECT DISTINCT tenant_id, run_id FROM keys) AS r, ${WAITING_OUTCOMES_OF_RUN}
+         FROM runs AS r, ${WAITING_OUTCOMES_OF_RUN}
+     ),
+     unjoined AS MATERIALIZED (
+       SELECT d.tenant_id, d.run_id, d.iteration, d.id, d.ts, d.palette_id, d.offered
+         FROM runs r, LATERAL (
+           SELECT d.tenant_id, d.run_id, d.iteration, d.id, d.ts, d.palette_id, d.offered
+             FROM decisions d
+            WHERE d.tenant_id = r.tenant_id AND d.run_id = r.run_id
+              AND d.iteration = ANY(r.iterations) AND NOT d.has_outcome
+           OFFSET 0) AS d
      ),
      pairs AS (
-       SELECT DISTINCT ON (d.id) k.tenant_id, k.run_id, k.iteration, d.id AS decision_id,
-              d.ts AS decision_ts, o.id AS outcome_id, o.ts AS outcome_ts, o.called
-         FROM keys k
-         CROSS JOIN LATERAL (
-           SELECT d.id, d.ts FROM decisions d
-            WHERE d.tenant_id = k.tenant_id AND d.run_id = k.run_id
-              AND d.iteration = k.iteration AND NOT d.has_outcome
-           OFFSET 0) AS d
+       SELECT DISTINCT ON (d.id) d.tenant_id, d.run_id, d.iteration, d.id AS decision_id,
+              d.ts AS decision_ts, ${OFFERED_OF_D} AS offered,
+              o.id AS outcome_id, o.ts AS outcome_ts, o.called
+         FROM unjoined d
          JOIN waiting o
-           ON o.tenant_id = k.tenant_id AND o.run_id = k.run_id AND o.iteration = k.iteration
+           ON o.tenant_id = d.tenant_id AND o.run_id = d.run_id AND o.iteration = d.iteration
         ORDER BY d.id, o.id
      ),
      marked AS (
@@ -446,7 +456,7 @@ async function joinOutcomes(
             called = COALESCE(p.called, '{}'),
             harmful_tools = ARRAY(
               SELECT DISTINCT c COLLATE "C" FROM unnest(COALESCE(p.called, '{}')) AS c
-               WHERE c = ANY(${OFFERED_OF_D}) AND c <> ALL(d.selected) ORDER BY 1)
+               WHERE c = ANY(p.offered) AND c <> ALL(d.selected) ORDER BY 1)
        FROM pairs p
       WHERE d.tenant_id = p.tenant_id AND d.run_id = p.run_id AND d.iteration = p.iteration
         AND d.id = p.decision_id AND d.ts = p.decision_ts
@@ -454,7 +464,7 @@ async function joinOutcomes(
                -- As JSON: node-postgres reads json with JSON.parse, a text[] with a parser
                -- written in JavaScript several times slower.
                to_json(d.called) AS called, to_json(d.harmful_tools) AS harmful_tools,
-               to_json(${OFFERED_OF_D}) AS offered, to_json(d.selected) AS selected`,
+               to_json(p.offered) AS offered, to_json(d.selected) AS selected`,
     [JSON.stringify(keys)],
   );
   return rows;
