@@ -502,6 +502,27 @@ describe("POST /api/ingest: idempotency and rollups", () => {
   });
 });
 
+/**
+ * Waits until a backend of the test database waits for a lock that the backend `by` holds,
+ * in a statement whose text starts with `query` (PostgreSQL keeps its first 1,024 bytes).
+ */
+async function waitForBackend(wait: { by: number; query: string }): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let waiting: string[] = [];
+  while (Date.now() < deadline) {
+    const { rows } = await db.query<{ query: string }>(
+      `SELECT query FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'
+          AND $1 = ANY(pg_blocking_pids(pid))`,
+      [wait.by],
+    );
+    waiting = rows.map((row) => row.query.slice(0, 60));
+    if (rows.some((row) => row.query.startsWith(wait.query))) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`nothing waited for ${wait.by} in "${wait.query}…" (waiting: ${waiting})`);
+}
+
 describe("POST /api/ingest: decisions and outcomes sent together", () => {
   /** A tenant of its own per test, so its rollups hold that test's events only. */
   async function tenantWithKey(name: string) {
@@ -625,6 +646,53 @@ describe("POST /api/ingest: decisions and outcomes sent together", () => {
       decisions: 4,
       outcomes: 4,
       harmful_drops: 4,
+    });
+  });
+
+  it("writes an outcome beside the unfinished transaction of its decision, then joins it once that one commits", async () => {
+    const t = await tenantWithKey("join-contended");
+    const run = "run-contended";
+    await t.post([decision(run, 0), outcome(run, 0, ["a"])]);
+    // Hold the run's row, so the transaction storing the decision of iteration 1 stops at its
+    // last round trip (the runs upsert) while it holds the iteration's join lock.
+    const blocker = new pg.Client({ connectionString: inject("databaseUrl") });
+    await blocker.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("SELECT 1 FROM runs WHERE tenant_id = $1 FOR UPDATE", [t.tenant]);
+      const blockerPid = (await blocker.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"))
+        .rows[0]?.pid as number;
+      const first = t.post([decision(run, 1)]);
+      // The last round trip: the rollups, the runs upsert and COMMIT.
+      await waitForBackend({ by: blockerPid, query: "INSERT INTO rollup_minute" });
+      const firstPid = (
+        await db.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))",
+          [blockerPid],
+        )
+      ).rows[0]?.pid as number;
+      // The outcome's transaction finds the key held: it writes its row and only then waits
+      // for the lock (a statement of its own), instead of waiting at BEGIN.
+      const second = t.post([outcome(run, 1, ["b"])]);
+      await waitForBackend({ by: firstPid, query: "SELECT pg_advisory_xact_lock(k)" });
+      await blocker.query("COMMIT");
+      await Promise.all([first, second]);
+    } finally {
+      await blocker.query("ROLLBACK").catch(() => {});
+      await blocker.end();
+    }
+    expect(await t.decisions()).toEqual([
+      { iteration: 0, hop: 0, has_outcome: true, called: ["a"], harmful_tools: [] },
+      { iteration: 1, hop: 0, has_outcome: true, called: ["b"], harmful_tools: ["b"] },
+    ]);
+    expect(await t.outcomes()).toEqual([
+      { iteration: 0, called: ["a"], joined: true },
+      { iteration: 1, called: ["b"], joined: true },
+    ]);
+    expect(await rollupSums(t.tenant)).toMatchObject({
+      decisions: 2,
+      outcomes: 2,
+      harmful_drops: 1,
     });
   });
 
