@@ -9,8 +9,9 @@
  * one's outcome. Rollups are built only from the rows copied, so a duplicate is stored once and
  * counted once. Each round trip is a wait, under load, for PostgreSQL and for the server's
  * thread, so they are kept few: a batch of decisions is five — `BEGIN` with the locks, the
- * event ids, COPY (two), the rollups with `COMMIT` — and new palettes, tool sizes, outcomes
- * and joins left to the database add theirs only when there are some.
+ * event ids, COPY (two), the rollups with `COMMIT` — and new palettes, tool sizes, outcomes,
+ * joins left to the database and keys another transaction holds add theirs only when there are
+ * some.
  *
  * Two transactions, in this process or another, that store a decision and its outcome at the
  * same time would not see each other's rows and never join them. So each join key (tenant,
@@ -109,9 +110,12 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
         (!here.settled.has(key) && (here.outcomeKeys.has(key) || waiting.has(key)))
       );
     });
-    const contendedHere = new Set(elsewhere.map((row) => contended.get(joinKey(row))));
-    contendedHere.delete(undefined);
-    if (contendedHere.size > 0) await lockContended(client, contendedHere as Set<string>);
+    const locksToWait = new Set<string>();
+    for (const row of elsewhere) {
+      const lock = contended.get(joinKey(row));
+      if (lock !== undefined) locksToWait.add(lock);
+    }
+    if (locksToWait.size > 0) await lockContended(client, locksToWait);
     const joined = [...here.joinedOf.values(), ...(await joinOutcomes(client, elsewhere))];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined), [
       upsertToolSizesSql(latestToolSizes(newDecisions)),
@@ -391,7 +395,7 @@ async function insertOutcomes(
   await copyRows(client, statement, rows, (row) => joinedOutcomeLine(row, joined.has(row)));
 }
 
-/** A stored decision's offered list in the join below, where the decision is `d`: read once per pair. */
+/** A stored decision's offered list in the join below (read once per pair), the decision `d`. */
 const OFFERED_OF_D = offeredOf("d");
 
 /**
