@@ -282,16 +282,11 @@ async function resolveToolRunRuns(
   ];
   if (missing.length > 0) {
     const { rows } = await client.query<{ trace_id: string; run_id: string }>(
-      // Per-trace LATERAL probes of the primary key, as in STORED_SPANS_SQL; the tenant is a
-      // column of the subquery kept apart by OFFSET 0, not a constant, which PostgreSQL would
-      // otherwise use alone to walk another index over every span of the tenant when the
-      // statistics predate the tenant's spans.
+      // Per-trace LATERAL probes of the primary key, as in STORED_SPANS_SQL.
       `SELECT t.trace_id, first.run_id
-         FROM (SELECT $1::text AS tenant_id, trace_id FROM unnest($2::text[]) AS trace_id
-               OFFSET 0) AS t,
+         FROM unnest($2::text[]) AS t(trace_id),
               LATERAL (SELECT o.run_id FROM otel_spans o
-                        WHERE o.tenant_id = t.tenant_id AND o.trace_id = t.trace_id
-                          AND o.kind = 'llm_call'
+                        WHERE o.tenant_id = $1 AND o.trace_id = t.trace_id AND o.kind = 'llm_call'
                         ORDER BY o.start_ns, o.span_id LIMIT 1) AS first`,
       [tenant, missing],
     );
@@ -454,22 +449,18 @@ async function rankRuns(
   const ids = earlier.map((row) => decisionEventId(row.trace_id, row.span_id));
   const iterations = earlier.map((row) => row.iteration);
   // Found through their run (the raw tables are partitioned by time, and their indexes lead
-  // with the run), whatever the partition. The tenant comes from the materialised list, not as
-  // a constant, which PostgreSQL would otherwise use alone to walk the run index over every row
-  // of the tenant when a partition's statistics predate the tenant's rows.
+  // with the run), whatever the partition.
   const { rows: moved } = await client.query<{ run_id: string }>(
-    `WITH r AS MATERIALIZED (
-       SELECT $1::text AS tenant_id, *
-         FROM unnest($2::text[], $3::int[], $4::text[]) AS r(event_id, iteration, run_id)),
+    `WITH r AS (SELECT * FROM unnest($2::text[], $3::int[], $4::text[]) AS r(event_id, iteration, run_id)),
      d AS (
        UPDATE decisions d SET iteration = r.iteration FROM r
-        WHERE d.tenant_id = r.tenant_id AND d.run_id = r.run_id AND d.event_id = r.event_id
+        WHERE d.tenant_id = $1 AND d.run_id = r.run_id AND d.event_id = r.event_id
           AND d.iteration <> r.iteration
        RETURNING d.run_id),
      o AS (
        UPDATE outcomes o SET iteration = r.iteration FROM r
-        WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id
-          AND o.event_id = r.event_id || ':called' AND o.iteration <> r.iteration)
+        WHERE o.tenant_id = $1 AND o.run_id = r.run_id AND o.event_id = r.event_id || ':called'
+          AND o.iteration <> r.iteration)
      SELECT DISTINCT run_id FROM d`,
     [tenant, ids, iterations, earlier.map((row) => row.run_id)],
   );
