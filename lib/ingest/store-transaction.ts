@@ -110,11 +110,9 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
         (!here.settled.has(key) && (here.outcomeKeys.has(key) || waiting.has(key)))
       );
     });
-    const locksToWait = new Set<string>();
-    for (const row of elsewhere) {
-      const lock = contended.get(joinKey(row));
-      if (lock !== undefined) locksToWait.add(lock);
-    }
+    const locksToWait = new Set(
+      elsewhere.filter((row) => contended.has(joinKey(row))).map(lockKey),
+    );
     if (locksToWait.size > 0) await lockContended(client, locksToWait);
     const joined = [...here.joinedOf.values(), ...(await joinOutcomes(client, elsewhere))];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined), [
@@ -134,7 +132,12 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
   });
 }
 
-/** The advisory-lock key of a join key: its text, hashed by PostgreSQL (`hashtextextended`). */
+/**
+ * The text of a row's join key as its advisory lock names it (U+0001 between the parts: SQL text
+ * cannot hold the U+0000 of `joinKey`), and the lock's number, hashed from it by PostgreSQL.
+ */
+const lockKey = (row: { tenant_id: string; run_id: string; iteration: number }) =>
+  `${row.tenant_id}\u0001${row.run_id}\u0001${row.iteration}`;
 const LOCK_OF_KEY = (key: string) => `hashtextextended(${key}, 7369)`;
 
 /**
@@ -149,10 +152,9 @@ const LOCK_OF_KEY = (key: string) => `hashtextextended(${key}, 7369)`;
 async function beginWithJoinLocks(
   client: pg.PoolClient,
   items: StoreInput[],
-): Promise<{ epoch: string; contended: Map<string, string> }> {
+): Promise<{ epoch: string; contended: Set<string> }> {
   const joinKeyOf = new Map<string, string>();
-  for (const { row } of items)
-    joinKeyOf.set(`${row.tenant_id}\u0001${row.run_id}\u0001${row.iteration}`, joinKey(row));
+  for (const { row } of items) joinKeyOf.set(lockKey(row), joinKey(row));
   const literals = [...joinKeyOf.keys()].map((key) => sqlLiteral(key)).join(",");
   const results = (await client.query(
     `BEGIN;
@@ -163,13 +165,14 @@ async function beginWithJoinLocks(
      SELECT keys.key FROM keys JOIN tried USING (k) WHERE NOT tried.held;
      ${PALETTE_GATE}`,
   )) as unknown as pg.QueryResult<{ key: string }>[];
-  const contended = new Map<string, string>();
-  for (const { key } of results[1]?.rows ?? []) contended.set(joinKeyOf.get(key) as string, key);
+  const contended = new Set(
+    (results[1]?.rows ?? []).map(({ key }) => joinKeyOf.get(key) as string),
+  );
   return { epoch: paletteEpochOf(results), contended };
 }
 
 /**
- * Waits for the advisory locks of the `contended` keys (lock-key texts), in lock order, once
+ * Waits for the advisory locks of the `contended` keys (`lockKey` texts), in lock order, once
  * this transaction's rows are written: the transactions holding them have committed or rolled
  * back when it returns, so the join that follows sees their rows. Two transactions that each
  * hold a key the other waits for are a deadlock PostgreSQL breaks by failing one, which is then
@@ -186,7 +189,7 @@ async function lockContended(client: pg.PoolClient, contended: Iterable<string>)
 }
 
 /**
- * The outcomes waiting to be joined (`w`: iteration, id, called) in each run of a relation `r`
+ * The outcomes waiting to be joined (`w`: iteration, id, ts, called) in each run of a relation `r`
  * with `tenant_id` and `run_id`, written `FROM … AS r, ${WAITING_OUTCOMES_OF_RUN}`: one probe of the waiting-outcomes
  * index per run rather than per (run, iteration), since each probe searches every week
  * partition and a batch holds several iterations of a run. Waiting outcomes are few (an outcome
