@@ -1,15 +1,26 @@
 import { create, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { RequestRejected } from "@/lib/ingest/request";
-import { countJsonValues, decodeTraceExport, OTLP_LIMITS } from "./decode";
+import { countJsonValues, decodeTraceExport, OTLP_LIMITS, openTraceExport } from "./decode";
 import { ExportTraceServiceRequestSchema } from "./gen/opentelemetry/proto/collector/trace/v1/trace_service_pb";
-import { Span_SpanKind, Status_StatusCode } from "./gen/opentelemetry/proto/trace/v1/trace_pb";
+import {
+  ResourceSpansSchema,
+  Span_SpanKind,
+  Status_StatusCode,
+} from "./gen/opentelemetry/proto/trace/v1/trace_pb";
 
 const TRACE = "5b8efff798038103d269b633813fc60c";
 const SPAN = "eee19b7ec3c1b174";
 const PARENT = "eee19b7ec3c1b173";
 const bytes = (hex: string) => new Uint8Array(Buffer.from(hex, "hex"));
 const encode = (text: string) => new TextEncoder().encode(text);
+/** A protobuf varint. */
+const varint = (value: number) => {
+  const out: number[] = [];
+  for (; value >= 0x80; value >>>= 7) out.push((value & 0x7f) | 0x80);
+  out.push(value);
+  return Buffer.from(out);
+};
 
 type RequestInit = MessageInitShape<typeof ExportTraceServiceRequestSchema>;
 
@@ -192,6 +203,98 @@ describe("decodeTraceExport, protobuf", () => {
     if (span) span.parentSpanId = new Uint8Array();
     expect(decodeTraceExport(protobuf(init), "protobuf")[0]?.parentSpanId).toBeNull();
     expect(decodeTraceExport(new Uint8Array(), "protobuf")).toEqual([]);
+  });
+
+  it("hands over every resource's and scope's spans in order, each with its resource", () => {
+    const span = (id: string, name: string) => ({
+      traceId: bytes(TRACE),
+      spanId: bytes(id),
+      name,
+    });
+    const service = (name: string) => ({
+      attributes: [
+        { key: "service.name", value: { value: { case: "stringValue" as const, value: name } } },
+      ],
+    });
+    const body = protobuf({
+      resourceSpans: [
+        {
+          resource: service("a"),
+          scopeSpans: [
+            { spans: [span("0000000000000001", "a1"), span("0000000000000002", "a2")] },
+            { spans: [span("0000000000000003", "a3")] },
+          ],
+        },
+        { resource: service("b"), scopeSpans: [{ spans: [span("0000000000000004", "b1")] }] },
+      ],
+    });
+    const exported = openTraceExport(body, "protobuf");
+    expect(exported.spanCount).toBe(4);
+    const seen: string[] = [];
+    exported.forEachSpan((s) => seen.push(`${s.name}@${s.resource["service.name"]}`));
+    expect(seen).toEqual(["a1@a", "a2@a", "a3@a", "b1@b"]);
+  });
+
+  it("reads a resource written after its spans, and merges a resource written twice", () => {
+    // Concatenated encodings of one message are that message merged (the protobuf encoding
+    // guide), and repeated fields such as `attributes` are appended.
+    const resourceSpans = (init: MessageInitShape<typeof ResourceSpansSchema>) =>
+      toBinary(ResourceSpansSchema, create(ResourceSpansSchema, init));
+    const attribute = (key: string, value: string) => ({
+      key,
+      value: { value: { case: "stringValue" as const, value } },
+    });
+    const merged = Buffer.concat([
+      resourceSpans({ scopeSpans: [{ spans: [{ traceId: bytes(TRACE), spanId: bytes(SPAN) }] }] }),
+      resourceSpans({ resource: { attributes: [attribute("service.name", "agent")] } }),
+      resourceSpans({ resource: { attributes: [attribute("service.version", "7")] } }),
+    ]);
+    const body = Buffer.concat([Buffer.from([0x0a]), varint(merged.length), merged]);
+    const [span] = decodeTraceExport(body, "protobuf");
+    expect(span?.spanId).toBe(SPAN);
+    expect(span?.resource).toEqual({ "service.name": "agent", "service.version": "7" });
+  });
+
+  it("refuses a scope name or schema URL that is not UTF-8, as before decoding span by span", () => {
+    for (const init of [
+      { resourceSpans: [{ schemaUrl: "zzzz", scopeSpans: [] }] },
+      { resourceSpans: [{ scopeSpans: [{ scope: { name: "zzzz" } }] }] },
+      { resourceSpans: [{ scopeSpans: [{ schemaUrl: "zzzz" }] }] },
+    ]) {
+      const body = protobuf(init);
+      body.set([0x7a, 0xff, 0xfe, 0x7a], Buffer.from(body).indexOf("zzzz"));
+      expect(rejection(() => decodeTraceExport(body, "protobuf")).message).toBe(
+        "Body is not a valid protobuf ExportTraceServiceRequest: a string field is not valid UTF-8.",
+      );
+    }
+  });
+
+  it("reads a long string attribute sent again and again the same every time", () => {
+    const definitions = JSON.stringify(
+      Array.from({ length: 20 }, (_, i) => ({
+        name: `tool_${i}`,
+        description: "ünïcode ".repeat(8),
+      })),
+    );
+    const spans = Array.from({ length: 5 }, (_, i) => ({
+      traceId: bytes(TRACE),
+      spanId: bytes(`000000000000000${i + 1}`),
+      attributes: [
+        {
+          key: "gen_ai.tool.definitions",
+          value: { value: { case: "stringValue" as const, value: definitions } },
+        },
+      ],
+    }));
+    for (let round = 0; round < 3; round++) {
+      const decoded = decodeTraceExport(
+        protobuf({ resourceSpans: [{ scopeSpans: [{ spans }] }] }),
+        "protobuf",
+      );
+      expect(decoded.map((s) => s.attributes["gen_ai.tool.definitions"])).toEqual(
+        Array(5).fill(definitions),
+      );
+    }
   });
 
   it("refuses a truncated body, naming where it breaks", () => {

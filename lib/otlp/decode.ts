@@ -24,6 +24,7 @@ import type { AnyValue, KeyValue } from "./gen/opentelemetry/proto/common/v1/com
 import { type Resource, ResourceSchema } from "./gen/opentelemetry/proto/resource/v1/resource_pb";
 import { type Span, SpanSchema } from "./gen/opentelemetry/proto/trace/v1/trace_pb";
 import { opentelemetry as pb } from "./gen-pbjs/trace.js";
+import { TextReader } from "./text-reader";
 import type { Attributes, AttributeValue, OtlpSpan } from "./types";
 
 export const OTLP_LIMITS = {
@@ -53,9 +54,41 @@ const tooManyValues = (what: string) =>
     `The export holds more than ${OTLP_LIMITS.valuesPerRequest} ${what}; send fewer spans or attributes per request.`,
   );
 
+/**
+ * An export whose bounds are checked: how many spans it holds, and its spans, handed over one at
+ * a time as they are decoded. A protobuf export decodes each span only when it gets to it, so
+ * the decoded messages of a span are garbage as soon as the span has been read (an export of
+ * 500 spans decoded whole is megabytes of objects that outlive a young-generation collection).
+ */
+export interface TraceExport {
+  readonly spanCount: number;
+  /**
+   * Decodes the spans in order and hands each to `visit`; throws `RequestRejected` (400) at the
+   * first span or field that cannot be read. Once per export.
+   */
+  forEachSpan(visit: (span: OtlpSpan) => void): void;
+}
+
+/** Checks one export body in `encoding` (framing and bounds); throws `RequestRejected` (400 or 413). */
+export function openTraceExport(body: Uint8Array, encoding: OtlpEncoding): TraceExport {
+  if (encoding === "protobuf") {
+    const spanCount = checkProtobufBounds(body);
+    return { spanCount, forEachSpan: (visit) => forEachProtobufSpan(body, visit) };
+  }
+  const spans = decodeJsonExport(body);
+  return {
+    spanCount: spans.length,
+    forEachSpan: (visit) => {
+      for (const span of spans) visit(span);
+    },
+  };
+}
+
 /** Decodes one export body in `encoding`; throws `RequestRejected` (400 or 413). */
 export function decodeTraceExport(body: Uint8Array, encoding: OtlpEncoding): OtlpSpan[] {
-  return encoding === "protobuf" ? decodeProtobufExport(body) : decodeJsonExport(body);
+  const spans: OtlpSpan[] = [];
+  openTraceExport(body, encoding).forEachSpan((span) => spans.push(span));
+  return spans;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -73,7 +106,7 @@ export function decodeTraceExport(body: Uint8Array, encoding: OtlpEncoding): Otl
  * names where it breaks (`resourceSpans[0].scopeSpans[0].spans[2]: premature EOF`); the
  * library's decoder alone does not.
  */
-function checkProtobufBounds(body: Uint8Array): void {
+function checkProtobufBounds(body: Uint8Array): number {
   const counts = { values: 0, spans: 0 };
   try {
     walkMessage(
@@ -88,6 +121,7 @@ function checkProtobufBounds(body: Uint8Array): void {
     namePlaceOfError(body);
     throw notProtobuf("", error);
   }
+  return counts.spans;
 }
 
 const notProtobuf = (where: string, error: unknown) =>
@@ -209,15 +243,49 @@ function walkNamingPath(reader: BinaryReader, end: number, desc: DescMessage, pa
   if (reader.pos !== end) throw new RangeError("premature EOF");
 }
 
-function decodeProtobufExport(body: Uint8Array): OtlpSpan[] {
-  checkProtobufBounds(body);
-  let request: pb.proto.collector.trace.v1.ExportTraceServiceRequest;
+type PbReader = protobuf.Reader;
+
+/**
+ * A generated decoder as protobufjs 8 generates it: after the length it takes an end-group tag,
+ * the depth of the message (checked against `Reader.recursionLimit`) and a message to merge into
+ * (a singular message field that occurs twice is merged). Its declaration names only the first
+ * two parameters.
+ */
+type Decoder<T> = (
+  reader: PbReader,
+  length: number,
+  endGroup: undefined,
+  depth: number,
+  target?: T,
+) => T;
+
+const decodeResource = pb.proto.resource.v1.Resource
+  .decode as Decoder<pb.proto.resource.v1.Resource>;
+const decodeScope = pb.proto.common.v1.InstrumentationScope
+  .decode as Decoder<pb.proto.common.v1.InstrumentationScope>;
+const decodeSpan = pb.proto.trace.v1.Span.decode as Decoder<pb.proto.trace.v1.Span>;
+
+/**
+ * Decodes the spans of a body whose framing the bounds walk has read, one `Span` message at a
+ * time with the generated decoders. The two envelopes around them (`ResourceSpans`,
+ * `ScopeSpans`) are read field by field the way their generated decoders read them — the
+ * resource (its occurrences merged), the scope and the schema URLs are decoded too, so a string
+ * that is not UTF-8 anywhere is refused as before — except that a resource's spans are handed
+ * over as they are decoded instead of being collected into one message.
+ */
+function forEachProtobufSpan(body: Uint8Array, visit: (span: OtlpSpan) => void): void {
+  // A Buffer over the same bytes: protobufjs then reads strings with Node's own UTF-8 code.
+  const reader = new TextReader(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
   try {
-    // A Buffer over the same bytes: protobufjs then reads strings with Node's own UTF-8 code.
-    request = pb.proto.collector.trace.v1.ExportTraceServiceRequest.decode(
-      Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-    );
+    let r = 0;
+    while (reader.pos < reader.len) {
+      const tag = reader.tag();
+      if (tag >>> 3 === 1 && (tag & 7) === WireType.LengthDelimited) {
+        forEachResourceSpan(reader, reader.size(), `resourceSpans[${r++}]`, visit);
+      } else reader.skipType(tag & 7, 0, tag);
+    }
   } catch (error) {
+    if (error instanceof RequestRejected) throw error;
     // The bounds walk read the framing; what is left to fail is a string (proto3 requires UTF-8).
     if ((error as { code?: unknown }).code === "ERR_ENCODING_INVALID_ENCODED_DATA") {
       throw invalid(
@@ -226,18 +294,73 @@ function decodeProtobufExport(body: Uint8Array): OtlpSpan[] {
     }
     throw notProtobuf("", error);
   }
-  const spans: OtlpSpan[] = [];
-  request.resourceSpans.forEach((resourceSpans, r) => {
-    const resource = pbAttributesOf(resourceSpans.resource?.attributes);
-    (resourceSpans.scopeSpans ?? []).forEach((scopeSpans, s) => {
-      (scopeSpans.spans ?? []).forEach((span, i) => {
-        spans.push(
-          pbToOtlpSpan(span, resource, `resourceSpans[${r}].scopeSpans[${s}].spans[${i}]`),
-        );
-      });
-    });
+}
+
+/**
+ * Runs `read` over the fields of the message of `length` bytes at the reader's position, with
+ * the reader bounded to it (as a generated decoder bounds it), and leaves the reader after it.
+ */
+function readFields(
+  reader: PbReader,
+  length: number,
+  read: (fieldNo: number, wireType: number, tag: number) => void,
+): void {
+  const end = reader.pos + length;
+  if (end > reader.len) throw new RangeError("index out of range");
+  const outer = reader.len;
+  reader.len = end;
+  while (reader.pos < end) {
+    const tag = reader.tag();
+    read(tag >>> 3, tag & 7, tag);
+  }
+  if (reader.pos !== end) throw new RangeError("index out of range");
+  reader.len = outer;
+}
+
+/** A `ResourceSpans`: its resource first, wherever it is, then its scopes' spans. */
+function forEachResourceSpan(
+  reader: PbReader,
+  length: number,
+  path: string,
+  visit: (span: OtlpSpan) => void,
+): void {
+  const start = reader.pos;
+  let resource: pb.proto.resource.v1.Resource | undefined;
+  readFields(reader, length, (fieldNo, wireType, tag) => {
+    if (wireType === WireType.LengthDelimited && fieldNo === 1) {
+      resource = decodeResource(reader, reader.size(), undefined, 2, resource);
+    } else if (wireType === WireType.LengthDelimited && fieldNo === 3) {
+      reader.stringVerify();
+    } else reader.skipType(wireType, 1, tag);
   });
-  return spans;
+  const attributes = pbAttributesOf(resource?.attributes);
+  reader.pos = start;
+  let s = 0;
+  readFields(reader, length, (fieldNo, wireType, tag) => {
+    if (wireType === WireType.LengthDelimited && fieldNo === 2) {
+      forEachScopeSpan(reader, reader.size(), attributes, `${path}.scopeSpans[${s++}]`, visit);
+    } else reader.skipType(wireType, 1, tag);
+  });
+}
+
+/** A `ScopeSpans`: each span decoded, unwrapped and handed over in turn. */
+function forEachScopeSpan(
+  reader: PbReader,
+  length: number,
+  resource: Attributes,
+  path: string,
+  visit: (span: OtlpSpan) => void,
+): void {
+  let i = 0;
+  readFields(reader, length, (fieldNo, wireType, tag) => {
+    if (wireType !== WireType.LengthDelimited) reader.skipType(wireType, 2, tag);
+    else if (fieldNo === 1) decodeScope(reader, reader.size(), undefined, 3);
+    else if (fieldNo === 2) {
+      const span = decodeSpan(reader, reader.size(), undefined, 3);
+      visit(pbToOtlpSpan(span, resource, `${path}.spans[${i++}]`));
+    } else if (fieldNo === 3) reader.stringVerify();
+    else reader.skipType(wireType, 2, tag);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

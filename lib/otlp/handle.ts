@@ -8,13 +8,19 @@
 import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { type Refusal, serveKeyedIngest } from "@/lib/ingest/admission";
 import { mediaTypeOf, RequestRejected } from "@/lib/ingest/request";
-import { decodeTraceExport, type OtlpEncoding } from "./decode";
+import { type OtlpEncoding, openTraceExport } from "./decode";
 import { StatusSchema } from "./gen/google/rpc/status_pb";
 import { ExportTraceServiceResponseSchema } from "./gen/opentelemetry/proto/collector/trace/v1/trace_service_pb";
 import type { OtlpSpan, SpanStoreResult } from "./types";
 
-/** Stores one export's spans for a tenant (`storeSpans` of `lib/otlp/store.ts`). */
-export type StoreSpans = (tenant: string, spans: OtlpSpan[]) => Promise<SpanStoreResult>;
+/**
+ * Where an export's spans go (`lib/otlp/store.ts`): each span handed to `map` as it is decoded,
+ * then what that made stored for the tenant.
+ */
+export interface SpanStorage<Mapped> {
+  map(forEachSpan: (visit: (span: OtlpSpan) => void) => void): Mapped;
+  store(tenant: string, mapped: Mapped): Promise<SpanStoreResult>;
+}
 
 const CONTENT_TYPES: Record<OtlpEncoding, string> = {
   protobuf: "application/x-protobuf",
@@ -81,9 +87,10 @@ export function exportResponse(encoding: OtlpEncoding, result: SpanStoreResult):
     : encoded(encoding, 200, JSON.stringify(toJson(ExportTraceServiceResponseSchema, response)));
 }
 
-const NOTHING_REFUSED: SpanStoreResult = { rejectedSpans: 0, errorMessage: "" };
-
-export function handleOtlpTraces(request: Request, storeSpans: StoreSpans): Promise<Response> {
+export function handleOtlpTraces<Mapped>(
+  request: Request,
+  storage: SpanStorage<Mapped>,
+): Promise<Response> {
   const contentType = request.headers.get("content-type");
   const encoding = encodingOf(contentType);
   // A body of another type is answered in JSON, the one encoding any client can read.
@@ -100,12 +107,14 @@ export function handleOtlpTraces(request: Request, storeSpans: StoreSpans): Prom
       }
       const body = await readBody();
       await acquireSlot();
-      const spans = decodeTraceExport(body, encoding);
-      // Each span is an event of the tenant's events per second; over it, nothing is stored.
-      spendEvents(spans.length);
+      const spans = openTraceExport(body, encoding);
+      // Each span is an event of the tenant's events per second; over it, nothing is decoded
+      // further and nothing is stored.
+      spendEvents(spans.spanCount);
+      // Decoded and mapped one span at a time, within the slot like all reading of the body.
+      const mapped = storage.map((visit) => spans.forEachSpan(visit));
       releaseSlot();
-      const result = spans.length > 0 ? await storeSpans(tenant, spans) : NOTHING_REFUSED;
-      return exportResponse(encoding, result);
+      return exportResponse(encoding, await storage.store(tenant, mapped));
     },
   );
 }

@@ -57,6 +57,7 @@ import {
 import { copyRows } from "@/lib/ingest/store-transaction";
 import { latestOf, type ToolSizeSighting, upsertToolSizesSql } from "@/lib/ingest/tool-sizes";
 import { isRefusal, withWriteRetry } from "@/lib/ingest/write-retry";
+import type { SpanStorage } from "./handle";
 import { compareSpans } from "./join-tool-runs";
 import {
   decisionEventId,
@@ -70,36 +71,65 @@ import type { OtlpSpan, SpanStoreResult } from "./types";
 type Mapped = MappedLlmCall | MappedToolRun;
 
 /**
- * Stores one export's spans for `tenant`. Spans of no family are ignored; a span that cannot be
- * read or stored is refused (counted, the first message kept) while its neighbours are stored.
- * Throws `DatabaseUnavailable` when PostgreSQL cannot be reached (the endpoint answers 503).
+ * One export's spans mapped (`mapSpan`), ready to store: spans of no family are left out, the
+ * first of two spans with one id is the one kept, and a span that cannot be read is refused
+ * (counted, the first message kept) while its neighbours are kept.
  */
-export async function storeSpans(tenant: string, spans: OtlpSpan[]): Promise<SpanStoreResult> {
-  let rejectedSpans = 0;
-  let errorMessage = "";
-  const refuse = (message: string) => {
-    rejectedSpans += 1;
-    if (errorMessage === "") errorMessage = message;
-  };
-  const seen = new Set<string>();
-  const mapped: Mapped[] = [];
-  for (const span of spans) {
+export class MappedExport {
+  readonly spans: Mapped[] = [];
+  rejectedSpans = 0;
+  errorMessage = "";
+  private readonly seen = new Set<string>();
+
+  add(span: OtlpSpan): void {
     const result = mapSpan(span);
-    if (result.kind === "ignored") continue;
+    if (result.kind === "ignored") return;
     if (result.kind === "refused") {
-      refuse(result.message);
-      continue;
+      this.refuse(result.message);
+      return;
     }
-    // The first of two spans with one id in an export is the one stored.
-    const key = `${result.traceId}:${result.spanId}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    mapped.push(result);
+    const key = spanKey(result);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.spans.push(result);
   }
-  if (mapped.length > 0) {
-    for (const message of await writeRefusingAlone(tenant, mapped)) refuse(message);
+
+  refuse(message: string): void {
+    this.rejectedSpans += 1;
+    if (this.errorMessage === "") this.errorMessage = message;
   }
-  return { rejectedSpans, errorMessage };
+}
+
+/**
+ * Stores one export's spans for `tenant` (mapped with `MappedExport`); a span that cannot be
+ * stored is refused while its neighbours are stored. Throws `DatabaseUnavailable` when
+ * PostgreSQL cannot be reached (the endpoint answers 503).
+ */
+export async function storeMappedExport(
+  tenant: string,
+  mapped: MappedExport,
+): Promise<SpanStoreResult> {
+  if (mapped.spans.length > 0) {
+    for (const message of await writeRefusingAlone(tenant, mapped.spans)) mapped.refuse(message);
+  }
+  return { rejectedSpans: mapped.rejectedSpans, errorMessage: mapped.errorMessage };
+}
+
+/** The endpoint's storage (lib/otlp/handle.ts): each span mapped as it is decoded, then stored. */
+export const spanStorage: SpanStorage<MappedExport> = {
+  map(forEachSpan) {
+    const mapped = new MappedExport();
+    forEachSpan((span) => mapped.add(span));
+    return mapped;
+  },
+  store: storeMappedExport,
+};
+
+/** Maps and stores one export's spans for `tenant` (`MappedExport`, `storeMappedExport`). */
+export function storeSpans(tenant: string, spans: Iterable<OtlpSpan>): Promise<SpanStoreResult> {
+  const mapped = new MappedExport();
+  for (const span of spans) mapped.add(span);
+  return storeMappedExport(tenant, mapped);
 }
 
 /**

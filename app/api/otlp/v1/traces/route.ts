@@ -1,8 +1,8 @@
 import { handleOtlpTraces } from "@/lib/otlp/handle";
-import { storeSpans } from "@/lib/otlp/store";
+import { spanStorage } from "@/lib/otlp/store";
 
 export const dynamic = "force-dynamic";
 
 export function POST(request: Request) {
-  return handleOtlpTraces(request, storeSpans);
+  return handleOtlpTraces(request, spanStorage);
 }
