@@ -3,17 +3,11 @@
  * own, store the good ones, and answer 200 (all stored) or 207 with per-event results.
  */
 import type { IngestSuccess } from "@/lib/schemas/ingest";
-import { serveKeyedIngest } from "./admission";
+import { CPU_SLICE_MS, serveKeyedIngest } from "./admission";
 import { checkEvent, type EventError, refusedEvent, toDecisionRow, toOutcomeRow } from "./events";
 import { ingestResponseBody } from "./report";
 import { checkContentType, parseEnvelope, SLICED_PARSE_ABOVE_CHARS, utf8Text } from "./request";
 import { type StoreInput, storeEvents } from "./store";
-
-/**
- * Longest synchronous slice of checking one batch's events, in ms. A refused event with
- * 1,000-item lists costs far more than a valid one, so slices are timed rather than counted.
- */
-const SLICE_MS = 5;
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
@@ -44,7 +38,7 @@ export function handleIngest(request: Request): Promise<Response> {
         // Between slices of a large batch, let the event loop serve other requests (their
         // database replies, health checks), so none waits behind this whole batch; a long
         // batch lets short requests finish first (`ShortFirst`).
-        if (performance.now() - sliceStart >= SLICE_MS) {
+        if (performance.now() - sliceStart >= CPU_SLICE_MS) {
           await yieldTurn();
           sliceStart = performance.now();
         }

@@ -230,9 +230,32 @@ describe("decodeTraceExport, protobuf", () => {
     });
     const exported = openTraceExport(body, "protobuf");
     expect(exported.spanCount).toBe(4);
-    const seen: string[] = [];
-    exported.forEachSpan((s) => seen.push(`${s.name}@${s.resource["service.name"]}`));
+    const seen = [...exported.spans()].map((s) => `${s.name}@${s.resource["service.name"]}`);
     expect(seen).toEqual(["a1@a", "a2@a", "a3@a", "b1@b"]);
+  });
+
+  it("decodes a span only when it is reached", () => {
+    const body = protobuf({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                { traceId: bytes(TRACE), spanId: bytes(SPAN), name: "first" },
+                { traceId: new Uint8Array(16), spanId: bytes(SPAN), name: "second" },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const exported = openTraceExport(body, "protobuf");
+    expect(exported.spanCount).toBe(2);
+    const spans = exported.spans()[Symbol.iterator]();
+    expect(spans.next().value?.name).toBe("first");
+    expect(rejection(() => spans.next()).message).toBe(
+      "resourceSpans[0].scopeSpans[0].spans[1].traceId: must not be all zeros.",
+    );
   });
 
   it("reads a resource written after its spans, and merges a resource written twice", () => {

@@ -63,32 +63,25 @@ const tooManyValues = (what: string) =>
 export interface TraceExport {
   readonly spanCount: number;
   /**
-   * Decodes the spans in order and hands each to `visit`; throws `RequestRejected` (400) at the
+   * The spans in order, each decoded when it is reached; throws `RequestRejected` (400) at the
    * first span or field that cannot be read. Once per export.
    */
-  forEachSpan(visit: (span: OtlpSpan) => void): void;
+  spans(): Iterable<OtlpSpan>;
 }
 
 /** Checks one export body in `encoding` (framing and bounds); throws `RequestRejected` (400 or 413). */
 export function openTraceExport(body: Uint8Array, encoding: OtlpEncoding): TraceExport {
   if (encoding === "protobuf") {
     const spanCount = checkProtobufBounds(body);
-    return { spanCount, forEachSpan: (visit) => forEachProtobufSpan(body, visit) };
+    return { spanCount, spans: () => protobufSpans(body) };
   }
   const spans = decodeJsonExport(body);
-  return {
-    spanCount: spans.length,
-    forEachSpan: (visit) => {
-      for (const span of spans) visit(span);
-    },
-  };
+  return { spanCount: spans.length, spans: () => spans };
 }
 
 /** Decodes one export body in `encoding`; throws `RequestRejected` (400 or 413). */
 export function decodeTraceExport(body: Uint8Array, encoding: OtlpEncoding): OtlpSpan[] {
-  const spans: OtlpSpan[] = [];
-  openTraceExport(body, encoding).forEachSpan((span) => spans.push(span));
-  return spans;
+  return [...openTraceExport(body, encoding).spans()];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -273,7 +266,7 @@ const decodeSpan = pb.proto.trace.v1.Span.decode as Decoder<pb.proto.trace.v1.Sp
  * that is not UTF-8 anywhere is refused as before — except that a resource's spans are handed
  * over as they are decoded instead of being collected into one message.
  */
-function forEachProtobufSpan(body: Uint8Array, visit: (span: OtlpSpan) => void): void {
+function* protobufSpans(body: Uint8Array): Generator<OtlpSpan> {
   // A Buffer over the same bytes: protobufjs then reads strings with Node's own UTF-8 code.
   const reader = new TextReader(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
   try {
@@ -281,7 +274,7 @@ function forEachProtobufSpan(body: Uint8Array, visit: (span: OtlpSpan) => void):
     while (reader.pos < reader.len) {
       const tag = reader.tag();
       if (tag >>> 3 === 1 && (tag & 7) === WireType.LengthDelimited) {
-        forEachResourceSpan(reader, reader.size(), `resourceSpans[${r++}]`, visit);
+        yield* resourceSpans(reader, reader.size(), `resourceSpans[${r++}]`);
       } else reader.skipType(tag & 7, 0, tag);
     }
   } catch (error) {
@@ -297,70 +290,59 @@ function forEachProtobufSpan(body: Uint8Array, visit: (span: OtlpSpan) => void):
 }
 
 /**
- * Runs `read` over the fields of the message of `length` bytes at the reader's position, with
- * the reader bounded to it (as a generated decoder bounds it), and leaves the reader after it.
+ * The tags of the message of `length` bytes at the reader's position, with the reader bounded
+ * to it (as a generated decoder bounds it) while the caller reads each field; afterwards the
+ * reader is after the message.
  */
-function readFields(
-  reader: PbReader,
-  length: number,
-  read: (fieldNo: number, wireType: number, tag: number) => void,
-): void {
+function* fieldsOf(reader: PbReader, length: number): Generator<number> {
   const end = reader.pos + length;
   if (end > reader.len) throw new RangeError("index out of range");
   const outer = reader.len;
   reader.len = end;
-  while (reader.pos < end) {
-    const tag = reader.tag();
-    read(tag >>> 3, tag & 7, tag);
-  }
+  while (reader.pos < end) yield reader.tag();
   if (reader.pos !== end) throw new RangeError("index out of range");
   reader.len = outer;
 }
 
+const isLengthDelimited = (tag: number) => (tag & 7) === WireType.LengthDelimited;
+
 /** A `ResourceSpans`: its resource first, wherever it is, then its scopes' spans. */
-function forEachResourceSpan(
-  reader: PbReader,
-  length: number,
-  path: string,
-  visit: (span: OtlpSpan) => void,
-): void {
+function* resourceSpans(reader: PbReader, length: number, path: string): Generator<OtlpSpan> {
   const start = reader.pos;
   let resource: pb.proto.resource.v1.Resource | undefined;
-  readFields(reader, length, (fieldNo, wireType, tag) => {
-    if (wireType === WireType.LengthDelimited && fieldNo === 1) {
+  for (const tag of fieldsOf(reader, length)) {
+    if (isLengthDelimited(tag) && tag >>> 3 === 1) {
       resource = decodeResource(reader, reader.size(), undefined, 2, resource);
-    } else if (wireType === WireType.LengthDelimited && fieldNo === 3) {
-      reader.stringVerify();
-    } else reader.skipType(wireType, 1, tag);
-  });
+    } else if (isLengthDelimited(tag) && tag >>> 3 === 3) reader.stringVerify();
+    else reader.skipType(tag & 7, 1, tag);
+  }
   const attributes = pbAttributesOf(resource?.attributes);
   reader.pos = start;
   let s = 0;
-  readFields(reader, length, (fieldNo, wireType, tag) => {
-    if (wireType === WireType.LengthDelimited && fieldNo === 2) {
-      forEachScopeSpan(reader, reader.size(), attributes, `${path}.scopeSpans[${s++}]`, visit);
-    } else reader.skipType(wireType, 1, tag);
-  });
+  for (const tag of fieldsOf(reader, length)) {
+    if (isLengthDelimited(tag) && tag >>> 3 === 2) {
+      yield* scopeSpans(reader, reader.size(), attributes, `${path}.scopeSpans[${s++}]`);
+    } else reader.skipType(tag & 7, 1, tag);
+  }
 }
 
-/** A `ScopeSpans`: each span decoded, unwrapped and handed over in turn. */
-function forEachScopeSpan(
+/** A `ScopeSpans`: each span decoded and unwrapped in turn. */
+function* scopeSpans(
   reader: PbReader,
   length: number,
   resource: Attributes,
   path: string,
-  visit: (span: OtlpSpan) => void,
-): void {
+): Generator<OtlpSpan> {
   let i = 0;
-  readFields(reader, length, (fieldNo, wireType, tag) => {
-    if (wireType !== WireType.LengthDelimited) reader.skipType(wireType, 2, tag);
-    else if (fieldNo === 1) decodeScope(reader, reader.size(), undefined, 3);
-    else if (fieldNo === 2) {
+  for (const tag of fieldsOf(reader, length)) {
+    if (!isLengthDelimited(tag)) reader.skipType(tag & 7, 2, tag);
+    else if (tag >>> 3 === 1) decodeScope(reader, reader.size(), undefined, 3);
+    else if (tag >>> 3 === 2) {
       const span = decodeSpan(reader, reader.size(), undefined, 3);
-      visit(pbToOtlpSpan(span, resource, `${path}.spans[${i++}]`));
-    } else if (fieldNo === 3) reader.stringVerify();
-    else reader.skipType(wireType, 2, tag);
-  });
+      yield pbToOtlpSpan(span, resource, `${path}.spans[${i++}]`);
+    } else if (tag >>> 3 === 3) reader.stringVerify();
+    else reader.skipType(tag & 7, 2, tag);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

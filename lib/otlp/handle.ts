@@ -6,7 +6,7 @@
  * spans, and a `google.rpc.Status` naming the field and rule on a refusal.
  */
 import { create, toBinary, toJson } from "@bufbuild/protobuf";
-import { type Refusal, serveKeyedIngest } from "@/lib/ingest/admission";
+import { CPU_SLICE_MS, type Refusal, serveKeyedIngest } from "@/lib/ingest/admission";
 import { mediaTypeOf, RequestRejected } from "@/lib/ingest/request";
 import { type OtlpEncoding, openTraceExport } from "./decode";
 import { StatusSchema } from "./gen/google/rpc/status_pb";
@@ -14,11 +14,11 @@ import { ExportTraceServiceResponseSchema } from "./gen/opentelemetry/proto/coll
 import type { OtlpSpan, SpanStoreResult } from "./types";
 
 /**
- * Where an export's spans go (`lib/otlp/store.ts`): each span handed to `map` as it is decoded,
- * then what that made stored for the tenant.
+ * Where an export's spans go (`spanStorage` of `lib/otlp/store.ts`): each span added as it is
+ * decoded, then what was added stored for the tenant.
  */
-export interface SpanStorage<Mapped> {
-  map(forEachSpan: (visit: (span: OtlpSpan) => void) => void): Mapped;
+export interface SpanStorage<Mapped extends { add(span: OtlpSpan): void }> {
+  mapped(): Mapped;
   store(tenant: string, mapped: Mapped): Promise<SpanStoreResult>;
 }
 
@@ -87,7 +87,7 @@ export function exportResponse(encoding: OtlpEncoding, result: SpanStoreResult):
     : encoded(encoding, 200, JSON.stringify(toJson(ExportTraceServiceResponseSchema, response)));
 }
 
-export function handleOtlpTraces<Mapped>(
+export function handleOtlpTraces<Mapped extends { add(span: OtlpSpan): void }>(
   request: Request,
   storage: SpanStorage<Mapped>,
 ): Promise<Response> {
@@ -98,7 +98,7 @@ export function handleOtlpTraces<Mapped>(
     request,
     "otlp ingest",
     (refusal) => statusResponse(encoding ?? "json", refusal),
-    async ({ tenant, readBody, acquireSlot, releaseSlot, spendEvents }) => {
+    async ({ tenant, readBody, acquireSlot, releaseSlot, spendEvents, yieldTurn }) => {
       if (!encoding) {
         throw new RequestRejected(
           415,
@@ -107,12 +107,21 @@ export function handleOtlpTraces<Mapped>(
       }
       const body = await readBody();
       await acquireSlot();
-      const spans = openTraceExport(body, encoding);
+      const exported = openTraceExport(body, encoding);
       // Each span is an event of the tenant's events per second; over it, nothing is decoded
       // further and nothing is stored.
-      spendEvents(spans.spanCount);
-      // Decoded and mapped one span at a time, within the slot like all reading of the body.
-      const mapped = storage.map((visit) => spans.forEachSpan(visit));
+      spendEvents(exported.spanCount);
+      // Decoded and mapped one span at a time, within the slot like all reading of the body,
+      // in slices between which the event loop serves other requests.
+      const mapped = storage.mapped();
+      let sliceStart = performance.now();
+      for (const span of exported.spans()) {
+        mapped.add(span);
+        if (performance.now() - sliceStart >= CPU_SLICE_MS) {
+          await yieldTurn();
+          sliceStart = performance.now();
+        }
+      }
       releaseSlot();
       return exportResponse(encoding, await storage.store(tenant, mapped));
     },

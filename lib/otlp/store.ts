@@ -117,11 +117,7 @@ export async function storeMappedExport(
 
 /** The endpoint's storage (lib/otlp/handle.ts): each span mapped as it is decoded, then stored. */
 export const spanStorage: SpanStorage<MappedExport> = {
-  map(forEachSpan) {
-    const mapped = new MappedExport();
-    forEachSpan((span) => mapped.add(span));
-    return mapped;
-  },
+  mapped: () => new MappedExport(),
   store: storeMappedExport,
 };
 
