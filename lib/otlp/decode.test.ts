@@ -278,7 +278,7 @@ describe("decodeTraceExport, protobuf", () => {
     expect(span?.resource).toEqual({ "service.name": "agent", "service.version": "7" });
   });
 
-  it("refuses a scope name or schema URL that is not UTF-8, as before decoding span by span", () => {
+  it("refuses a scope name or schema URL that is not UTF-8", () => {
     for (const init of [
       { resourceSpans: [{ schemaUrl: "zzzz", scopeSpans: [] }] },
       { resourceSpans: [{ scopeSpans: [{ scope: { name: "zzzz" } }] }] },
