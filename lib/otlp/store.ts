@@ -242,7 +242,14 @@ const spanKey = (s: { traceId: string; spanId: string }) => `${s.traceId}:${s.sp
  *   tool run never misses the LLM call that gives it its run;
  * - the palette gate (lib/ingest/palettes.ts), answering its deletion count;
  * - the look-up of the export's spans already stored, made exact by the trace locks (the
- *   primary key is the backstop: a unique violation is retried).
+ *   primary key is the backstop: a unique violation is retried);
+ * - generic plans for the transaction's statements with parameters (`plan_cache_mode`). Their
+ *   tenant is a parameter kept as a constant, which under Citus routes each to one shard
+ *   (tests/integration/tenant-routed-queries.test.ts). Planned for its value, a tenant missing
+ *   from a partition's statistics — taken before its rows arrived — looks like one row, and
+ *   PostgreSQL then reads a trace's or run's rows by scanning all the tenant's rows through an
+ *   index on `tenant_id` alone, for every probe. A generic plan weighs the tenant as an
+ *   average one and probes by the whole key (tests/integration/ingest-lookups.test.ts).
  */
 async function beginWithLocks(
   client: pg.PoolClient,
@@ -263,6 +270,7 @@ async function beginWithLocks(
   // A simple query of several statements answers one result per statement.
   const results = (await client.query(
     `BEGIN;
+     SET LOCAL plan_cache_mode = force_generic_plan;
      SELECT pg_advisory_xact_lock(k)
        FROM (SELECT DISTINCT hashtextextended(${tenantLiteral} || chr(1) || u, 8317) AS k
                FROM unnest(ARRAY[${keyLiterals}]::text[]) AS u ORDER BY k) AS keys;
