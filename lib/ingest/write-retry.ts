@@ -24,19 +24,35 @@ export function isRefusal(error: unknown): boolean {
 // Deadlock, serialisation failure, and a unique violation: an id a concurrent transaction
 // stored first, which the retry's look-up of stored ids then sees.
 const RETRYABLE = new Set(["40P01", "40001", "23505"]);
-const ATTEMPTS = 4;
+export const WRITE_ATTEMPTS = 6;
 
 /**
- * Runs `write` (attempt 1, 2, …) until it succeeds, retrying conflicts up to 4 attempts in
- * all; an unavailable database is thrown as `DatabaseUnavailable`, anything else as it is.
+ * The pause before attempt `attempt` (2, 3, …): random, and longer after each conflict. Two
+ * transactions that deadlocked — the same batch sent twice at once, each holding a lock the
+ * other waits for — would, retried at once, meet again in the same order; a random pause lets
+ * one of them go first.
  */
-export async function withWriteRetry<T>(write: (attempt: number) => Promise<T>): Promise<T> {
+export const conflictPause = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** (attempt - 2)));
+
+/**
+ * Runs `write` (attempt 1, 2, …) until it succeeds, retrying conflicts after `pause` up to
+ * `WRITE_ATTEMPTS` attempts in all; an unavailable database is thrown as `DatabaseUnavailable`,
+ * anything else as it is.
+ */
+export async function withWriteRetry<T>(
+  write: (attempt: number) => Promise<T>,
+  pause: (attempt: number) => Promise<void> = conflictPause,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write(attempt);
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (code && RETRYABLE.has(code) && attempt < ATTEMPTS) continue;
+      if (code && RETRYABLE.has(code) && attempt < WRITE_ATTEMPTS) {
+        await pause(attempt + 1);
+        continue;
+      }
       if (isUnavailable(error)) throw new DatabaseUnavailable((error as Error).message);
       throw error;
     }
