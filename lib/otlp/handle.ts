@@ -13,11 +13,16 @@ import { StatusSchema } from "./gen/google/rpc/status_pb";
 import { ExportTraceServiceResponseSchema } from "./gen/opentelemetry/proto/collector/trace/v1/trace_service_pb";
 import type { OtlpSpan, SpanStoreResult } from "./types";
 
+/** What an export's decoded spans are handed to, one at a time. */
+export interface SpanSink {
+  add(span: OtlpSpan): void;
+}
+
 /**
  * Where an export's spans go (`spanStorage` of `lib/otlp/store.ts`): each span added as it is
  * decoded, then what was added stored for the tenant.
  */
-export interface SpanStorage<Mapped extends { add(span: OtlpSpan): void }> {
+export interface SpanStorage<Mapped extends SpanSink> {
   mapped(): Mapped;
   store(tenant: string, mapped: Mapped): Promise<SpanStoreResult>;
 }
@@ -87,7 +92,7 @@ export function exportResponse(encoding: OtlpEncoding, result: SpanStoreResult):
     : encoded(encoding, 200, JSON.stringify(toJson(ExportTraceServiceResponseSchema, response)));
 }
 
-export function handleOtlpTraces<Mapped extends { add(span: OtlpSpan): void }>(
+export function handleOtlpTraces<Mapped extends SpanSink>(
   request: Request,
   storage: SpanStorage<Mapped>,
 ): Promise<Response> {
