@@ -20,9 +20,10 @@
  * tries every key's lock when it begins, without waiting: at the keys it holds it joins as
  * if alone. At a key another transaction holds (an outcome whose decision is in the batch still
  * being stored: the usual case when an agent's decision and outcome land in consecutive
- * batches) it writes its rows unjoined, waits for the lock only after, and then joins there in
- * the database — so consecutive batches are written side by side and wait only for each
- * other's end. Batches that share a run but not an iteration never wait for each other. Rollup
+ * batches) it writes its decisions unjoined, waits for the lock only after, and then joins
+ * there in the database — so consecutive batches are written side by side and wait only for
+ * each other's end. Outcomes the database may join are written after that join, marked as it
+ * joined them, so that no outcome row is written twice. Batches that share a run but not an iteration never wait for each other. Rollup
  * rows are upserted in key order (`rollup-upserts.ts`), so concurrent transactions do not
  * deadlock on them.
  *
@@ -97,7 +98,6 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
     );
     palettes = await resolvePalettes(client, newDecisions, epoch);
     await insertDecisions(client, newDecisions, here.joinedOf);
-    await insertOutcomes(client, newOutcomes, here.joinedOutcomes);
     for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
     // What was not joined here is joined by the database, where a join is possible: at a key
     // with a new outcome, or with an outcome already waiting; and at every contended key with a
@@ -114,7 +114,15 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
       elsewhere.filter((row) => contended.has(joinKey(row))).map(lockKey),
     );
     if (locksToWait.size > 0) await lockContended(client, locksToWait);
-    const joined = [...here.joinedOf.values(), ...(await joinOutcomes(client, elsewhere))];
+    // The new outcomes the database may join go in after its join, which says which it joined:
+    // each row is written once, already marked, instead of copied and then updated.
+    const touched = new Set(elsewhere.map(joinKey));
+    const toJoin = newOutcomes.filter(
+      (row) => !here.joinedOutcomes.has(row) && touched.has(joinKey(row)),
+    );
+    const there = await joinOutcomes(client, elsewhere, toJoin);
+    await insertOutcomes(client, newOutcomes, new Set([...here.joinedOutcomes, ...there.outcomes]));
+    const joined = [...here.joinedOf.values(), ...there.decisions];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined), [
       upsertToolSizesSql(latestToolSizes(newDecisions)),
     ]);
@@ -403,18 +411,23 @@ const OFFERED_OF_D = offeredOf("d");
 
 /**
  * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
- * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first.
- * Each run of the keys probes the run index of decisions once for all its iterations (each
- * probe searches every week partition), and its waiting outcomes (`WAITING_OUTCOMES_OF_RUN`);
- * the OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join
- * over every decision of a partition whose statistics are missing. Each row is then updated by
- * its whole key (tenant, run, iteration, id, ts), so that no plan can find it by tenant alone.
+ * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first:
+ * outcomes stored unjoined before (in the order they were stored), then `outcomes`, this
+ * transaction's new ones not joined in memory and not yet written (in batch order). Each run
+ * of the keys probes the run index of decisions once for all its iterations (each probe
+ * searches every week partition), and its waiting outcomes (`WAITING_OUTCOMES_OF_RUN`); the
+ * OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join over
+ * every decision of a partition whose statistics are missing. Each row is then updated by its
+ * whole key (tenant, run, iteration, id, ts), so that no plan can find it by tenant alone.
+ * Answers the decisions joined and which of `outcomes` they were joined to: the caller writes
+ * those marked joined.
  */
 async function joinOutcomes(
   client: pg.PoolClient,
   touched: { tenant_id: string; run_id: string; iteration: number }[],
-): Promise<JoinedDecision[]> {
-  if (touched.length === 0) return [];
+  outcomes: readonly OutcomeRow[],
+): Promise<{ decisions: JoinedDecision[]; outcomes: Set<OutcomeRow> }> {
+  if (touched.length === 0) return { decisions: [], outcomes: new Set() };
   const keys = [
     ...new Map(
       touched.map((t) => [
@@ -423,7 +436,14 @@ async function joinOutcomes(
       ]),
     ).values(),
   ];
-  const { rows } = await client.query<JoinedDecision>(
+  const unwritten = outcomes.map((o, i) => ({
+    tenant_id: o.tenant_id,
+    run_id: o.run_id,
+    iteration: o.iteration,
+    i,
+    called: o.called,
+  }));
+  const { rows } = await client.query<JoinedDecision & { unwritten: number | null }>(
     `WITH keys AS (
        SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
      ),
@@ -432,8 +452,12 @@ async function joinOutcomes(
         GROUP BY tenant_id, run_id
      ),
      waiting AS MATERIALIZED (
-       SELECT r.tenant_id, r.run_id, w.iteration, w.id, w.ts, w.called
+       SELECT r.tenant_id, r.run_id, w.iteration, w.id, w.ts, w.called, NULL::int AS unwritten
          FROM runs AS r, ${WAITING_OUTCOMES_OF_RUN}
+       UNION ALL
+       SELECT u.tenant_id, u.run_id, u.iteration, NULL, NULL, u.called, u.i
+         FROM json_to_recordset($2::json)
+              AS u(tenant_id text, run_id text, iteration int, i int, called text[])
      ),
      unjoined AS MATERIALIZED (
        SELECT d.tenant_id, d.run_id, d.iteration, d.id, d.ts, d.palette_id, d.offered
@@ -447,11 +471,12 @@ async function joinOutcomes(
      pairs AS (
        SELECT DISTINCT ON (d.id) d.tenant_id, d.run_id, d.iteration, d.id AS decision_id,
               d.ts AS decision_ts, ${OFFERED_OF_D} AS offered,
-              o.id AS outcome_id, o.ts AS outcome_ts, o.called
+              o.id AS outcome_id, o.ts AS outcome_ts, o.called, o.unwritten
          FROM unjoined d
          JOIN waiting o
            ON o.tenant_id = d.tenant_id AND o.run_id = d.run_id AND o.iteration = d.iteration
-        ORDER BY d.id, o.id
+        -- Stored outcomes first, then the unwritten ones: the order their ids will have.
+        ORDER BY d.id, o.unwritten NULLS FIRST, o.id
      ),
      marked AS (
        UPDATE outcomes o SET joined = true FROM pairs p
@@ -471,8 +496,12 @@ async function joinOutcomes(
                -- As JSON: node-postgres reads json with JSON.parse, a text[] with a parser
                -- written in JavaScript several times slower.
                to_json(d.called) AS called, to_json(d.harmful_tools) AS harmful_tools,
-               to_json(p.offered) AS offered, to_json(d.selected) AS selected`,
-    [JSON.stringify(keys)],
+               to_json(p.offered) AS offered, to_json(d.selected) AS selected, p.unwritten`,
+    [JSON.stringify(keys), JSON.stringify(unwritten)],
   );
-  return rows;
+  const joinedOutcomes = new Set<OutcomeRow>();
+  for (const row of rows) {
+    if (row.unwritten !== null) joinedOutcomes.add(outcomes[row.unwritten] as OutcomeRow);
+  }
+  return { decisions: rows, outcomes: joinedOutcomes };
 }

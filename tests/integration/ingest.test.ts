@@ -649,7 +649,7 @@ describe("POST /api/ingest: decisions and outcomes sent together", () => {
     });
   });
 
-  it("writes an outcome beside the unfinished transaction of its decision, then joins it once that one commits", async () => {
+  it("stores an outcome beside the unfinished transaction of its decision, then joins it once that one commits", async () => {
     const t = await tenantWithKey("join-contended");
     const run = "run-contended";
     await t.post([decision(run, 0), outcome(run, 0, ["a"])]);
@@ -671,8 +671,9 @@ describe("POST /api/ingest: decisions and outcomes sent together", () => {
           [blockerPid],
         )
       ).rows[0]?.pid as number;
-      // The outcome's transaction finds the key held: it writes its row and only then waits
-      // for the lock (a statement of its own), instead of waiting at BEGIN.
+      // The outcome's transaction finds the key held: it adds its event id and only then waits
+      // for the lock (a statement of its own), instead of waiting at BEGIN; it joins and writes
+      // its outcome once it holds the lock.
       const second = t.post([outcome(run, 1, ["b"])]);
       await waitForBackend({ by: firstPid, query: "SELECT pg_advisory_xact_lock(k)" });
       await blocker.query("COMMIT");
