@@ -23,9 +23,9 @@
  * batches) it writes its decisions unjoined, waits for the lock only after, and then joins
  * there in the database — so consecutive batches are written side by side and wait only for
  * each other's end. Outcomes the database may join are written after that join, marked as it
- * joined them, so that no outcome row is written twice. Batches that share a run but not an iteration never wait for each other. Rollup
- * rows are upserted in key order (`rollup-upserts.ts`), so concurrent transactions do not
- * deadlock on them.
+ * joined them, so that no outcome row is written twice. Batches that share a run but not an
+ * iteration never wait for each other. Rollup rows are upserted in key order
+ * (`rollup-upserts.ts`), so concurrent transactions do not deadlock on them.
  *
  * A decision and its outcome that arrive in one transaction — what an agent's telemetry client
  * usually sends, since it records both within seconds — are joined in memory and stored joined
