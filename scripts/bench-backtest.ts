@@ -33,6 +33,7 @@ import { PgBoss } from "pg-boss";
 import { migrate } from "@/lib/db/migrate";
 import { createWeekPartitions } from "@/lib/db/partitions";
 import type { StoredStageRecord } from "@/lib/db/stored-trace";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { isReusable, markDataSet, takeDataSetLock } from "./lib/bench-data-set";
@@ -145,24 +146,32 @@ SELECT r AS rn, v,
        ($2::text[])[v + 1]::json AS trace
   FROM generate_series(0, 2) r, generate_series(0, 19) v`;
 
-/** `$1` decisions of tenant `$2` in runs of 8 iterations, evenly over the window ending `$3`. */
+/**
+ * `$1` decisions of tenant `$2` in runs of 8 iterations, evenly over the window ending `$3`;
+ * nine in ten with an outcome (`decision_outcomes`) that called one tool, dropped or not.
+ */
 const INSERT_DECISIONS = `
-INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
-  offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
-  empty_palette_warnings, stage_errors, forced_choice, config_version, agent, intent_label,
-  offered, selected, trace, warnings, intent, has_outcome, called, harmful_tools)
-SELECT $2, 'e-' || g, 'run-' || (g / 8), ($4::text[])[1 + (g / 8) % 3], 'observe', g % 8, g % 3,
-       $3::timestamptz - interval '${WINDOW_DAYS} days' + (g::float8 / $1) * interval '${WINDOW_DAYS} days',
-       40, cardinality(s.selected), cardinality(s.dropped), cardinality(s.dropped) * 23,
-       (s.v = 7)::int, (s.v = 19)::int, 0, s.forced_choice, 'cfg-recorded', 'bench-agent',
-       s.intent_label, s.offered, s.selected, s.trace,
-       CASE WHEN s.v = 19 THEN '[{"code":"empty_palette","stage":"role_palette"}]'::json ELSE '[]'::json END,
-       s.intent, g % 10 <> 9,
-       CASE WHEN g % 10 = 9 THEN '{}'::text[] ELSE ARRAY[format('tool_%s', lpad(((g * 7) % 40)::text, 2, '0'))] END,
-       CASE WHEN g % 10 <> 9 AND (g * 7) % 40 >= 8 + s.v
-            THEN ARRAY[format('tool_%s', lpad(((g * 7) % 40)::text, 2, '0'))] ELSE '{}'::text[] END
-  FROM generate_series(0, $1::int - 1) g
-  JOIN bench_shapes s ON s.rn = (g / 8) % 3 AND s.v = g % 20`;
+WITH stored AS (
+  INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
+    offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
+    empty_palette_warnings, stage_errors, forced_choice, config_version, agent, intent_label,
+    offered, selected, trace, warnings, intent)
+  SELECT $2, 'e-' || g, 'run-' || (g / 8), ($4::text[])[1 + (g / 8) % 3], 'observe', g % 8, g % 3,
+         $3::timestamptz - interval '${WINDOW_DAYS} days' + (g::float8 / $1) * interval '${WINDOW_DAYS} days',
+         40, cardinality(s.selected), cardinality(s.dropped), cardinality(s.dropped) * 23,
+         (s.v = 7)::int, (s.v = 19)::int, 0, s.forced_choice, 'cfg-recorded', 'bench-agent',
+         s.intent_label, s.offered, s.selected, s.trace,
+         CASE WHEN s.v = 19 THEN '[{"code":"empty_palette","stage":"role_palette"}]'::json ELSE '[]'::json END,
+         s.intent
+    FROM generate_series(0, $1::int - 1) g
+    JOIN bench_shapes s ON s.rn = (g / 8) % 3 AND s.v = g % 20
+  RETURNING tenant_id, id, ts, substr(event_id, 3)::int AS g
+)
+INSERT INTO decision_outcomes (tenant_id, decision_id, ts, called, harmful_tools)
+SELECT tenant_id, id, ts, ARRAY[c.tool],
+       CASE WHEN (g * 7) % 40 >= 8 + g % 20 THEN ARRAY[c.tool] ELSE '{}'::text[] END
+  FROM stored, LATERAL (SELECT format('tool_%s', lpad(((g * 7) % 40)::text, 2, '0')) AS tool) c
+ WHERE g % 10 <> 9`;
 
 /**
  * Per tool and hour, from one decision in 50 (unnesting 40 tools of every decision would take
@@ -175,7 +184,7 @@ SELECT tenant_id, role, mode, date_trunc('hour', ts), x.tool, count(*),
        count(*) FILTER (WHERE x.tool = ANY(selected)), count(*) FILTER (WHERE x.tool <> ALL(selected)),
        count(*) FILTER (WHERE x.tool = ANY(called)), count(*) FILTER (WHERE x.tool = ANY(harmful_tools)),
        coalesce(sum(23) FILTER (WHERE x.tool <> ALL(selected)), 0)
-  FROM decisions, unnest(offered) x(tool)
+  FROM ${DECISIONS_WITH_OUTCOMES} AS decisions, unnest(offered) x(tool)
  WHERE id % 50 = 0
  GROUP BY 1, 2, 3, 4, 5`;
 

@@ -25,6 +25,7 @@ import { createWeekPartitions } from "@/lib/db/partitions";
 import { runOrderColumns, runSortValueSql } from "@/lib/db/queries/runs-order";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import { DEMO_PROFILES } from "@/lib/demo/profiles";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import type { RunSortKey } from "@/lib/schemas/dashboard";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
@@ -38,7 +39,7 @@ const DATA_DIR = ".data/bench-dashboard";
 const LOCK_FILE = ".data/bench-dashboard.lock";
 const DATABASE = "routelens_bench_dashboard";
 /** Bump when the generated data set changes shape, so old loads are not reused. */
-const DATA_VERSION = 7;
+const DATA_VERSION = 8;
 /** Issue 17's targets: every page p95 ≤ 150 ms, the overview ≤ 100 ms. */
 const TARGET_P95_MS = 150;
 const OVERVIEW_P95_MS = 100;
@@ -170,33 +171,14 @@ CREATE FUNCTION pg_temp.bench_positions(a int, b int) RETURNS jsonb LANGUAGE sql
 $$ SELECT CASE WHEN b >= a THEN to_jsonb(ARRAY(SELECT generate_series(a - 1, b - 1))) END $$`;
 
 /**
- * Decisions `$5` to `$6` of the regular ones, in runs of 10 iterations spread evenly over the
- * last 30 days, ending now, across the tenants and 4 roles; every 97th with a reinstatement,
- * 211th with an empty palette, 503rd with a stage error; 90% with an outcome, every 53rd of
- * those a harmful drop and every 41st a call of no tool.
+ * Decisions `$5` to `$6` of the regular ones (`s`, with their lists `p`), in runs of 10
+ * iterations spread evenly over the last 30 days, ending now, across the tenants and 4 roles;
+ * every 97th with a reinstatement, 211th with an empty palette, 503rd with a stage error; 90%
+ * with an outcome, every 53rd of those a harmful drop and every 41st a call of no tool. Decision
+ * `g` has id `g`, so its outcome rows are made from the same numbers without reading it back.
  */
-const INSERT_DECISIONS = `
-INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
-  offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
-  empty_palette_warnings, stage_errors, forced_choice, palette_identity, config_version, model,
-  agent, intent_label, palette_id, selected, trace, warnings, intent, has_outcome, called,
-  harmful_tools)
-SELECT s.tenant, 'e-' || s.g, s.run_id, s.role, s.mode, s.it, s.it % 3, s.ts,
-       p.oc, p.sc, p.oc - p.sc, p.dropped_tokens + (s.g % 7),
-       (s.v = 1)::int, (s.v = 2)::int, (s.v = 3)::int, p.forced_choice, NULL,
-       CASE WHEN s.tn = 1 AND s.ts > $2::timestamptz - interval '10 days' THEN 'cfg-b' ELSE 'cfg-a' END,
-       'model-' || (s.g % 3), 'bench-agent', 'action',
-       p.palette_id, p.selected, p.trace, p.warnings,
-       jsonb_build_object('label', 'action', 'matched_tool_keywords', '[]'::jsonb),
-       s.has_outcome,
-       CASE WHEN NOT s.has_outcome THEN '{}'::text[]
-            WHEN s.g % 41 = 0 THEN '{}'::text[]
-            WHEN s.g % 53 = 0 THEN ARRAY[p.selected[1], p.dropped[1]]
-            ELSE ARRAY[p.selected[1]] END,
-       CASE WHEN s.has_outcome AND s.g % 41 <> 0 AND s.g % 53 = 0 THEN ARRAY[p.dropped[1]]
-            ELSE '{}'::text[] END
-  FROM (
-    SELECT g, r, it, tn, tenant, run_id,
+const REGULAR_DECISIONS = `
+  (SELECT g, r, it, tn, tenant, run_id,
            ($3::text[])[1 + (it + r) % 4] AS role,
            CASE WHEN tn % 5 IN (1, 4) THEN 'observe' WHEN tn % 5 = 2 THEN 'enforce'
                 WHEN (it + r) % 4 = 0 THEN 'enforce' ELSE 'observe' END AS mode,
@@ -205,7 +187,8 @@ SELECT s.tenant, 'e-' || s.g, s.run_id, s.role, s.mode, s.it, s.it % 3, s.ts,
              - interval '40 seconds' AS ts,
            CASE WHEN g % 503 = 0 THEN 3 WHEN g % 211 = 0 THEN 2 WHEN g % 97 = 0 THEN 1 ELSE 0 END AS v,
            8 + (g % 23) AS oc, 1 + (g % 6) AS sc,
-           g % 10 <> 9 AS has_outcome
+           g % 10 <> 9 AS has_outcome,
+           CASE WHEN g % 41 = 0 THEN 0 WHEN g % 53 = 0 THEN 2 ELSE 1 END AS calls
       FROM (SELECT g, (g - 1) / ${ITERATIONS_PER_RUN} AS r, (g - 1) % ${ITERATIONS_PER_RUN} AS it,
                    1 + ((g - 1) / ${ITERATIONS_PER_RUN}) % cardinality($1::text[]) AS tn,
                    ($1::text[])[1 + ((g - 1) / ${ITERATIONS_PER_RUN}) % cardinality($1::text[])] AS tenant,
@@ -214,22 +197,72 @@ SELECT s.tenant, 'e-' || s.g, s.run_id, s.role, s.mode, s.it, s.it % 3, s.ts,
   ) s
   JOIN bench_palettes p ON p.tenant = s.tenant AND p.oc = least(s.oc, 30) AND p.sc = s.sc AND p.v = s.v`;
 
-/** One long run of 5,000 iterations, one a second, ending in the last half hour, with issues spread through it. */
+/**
+ * One long run of 5,000 iterations (`it`, with their lists `p`), one a second, ending in the
+ * last half hour, with issues spread through it; every one with an outcome, every 25th a
+ * harmful drop. Iteration `it` has id `$6 + it`.
+ */
+const LONG_RUN = `
+  (SELECT it, CASE WHEN it % 25 = 0 THEN 2 ELSE 1 END AS calls
+     FROM generate_series(0, $5::int - 1) it) s
+  JOIN bench_palettes p ON p.tenant = $1 AND p.oc = 8 + s.it % 23 AND p.sc = 1 + s.it % 6
+   AND p.v = CASE WHEN s.it % 61 = 0 THEN 2 WHEN s.it % 37 = 0 THEN 1 WHEN s.it % 89 = 0 THEN 3 ELSE 0 END`;
+
+/** What a decision of `s` with lists `p` called: nothing, its first kept tool, or that and its first dropped one. */
+const CALLED = `CASE s.calls WHEN 0 THEN '{}'::text[] WHEN 1 THEN ARRAY[p.selected[1]]
+       ELSE ARRAY[p.selected[1], p.dropped[1]] END`;
+/** Of those, the dropped one. */
+const HARMFUL = "CASE WHEN s.calls = 2 THEN ARRAY[p.dropped[1]] ELSE '{}'::text[] END";
+
+const INSERT_DECISIONS = `
+INSERT INTO decisions (id, tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
+  offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
+  empty_palette_warnings, stage_errors, forced_choice, palette_identity, config_version, model,
+  agent, intent_label, palette_id, selected, trace, warnings, intent)
+SELECT s.g, s.tenant, 'e-' || s.g, s.run_id, s.role, s.mode, s.it, s.it % 3, s.ts,
+       p.oc, p.sc, p.oc - p.sc, p.dropped_tokens + (s.g % 7),
+       (s.v = 1)::int, (s.v = 2)::int, (s.v = 3)::int, p.forced_choice, NULL,
+       CASE WHEN s.tn = 1 AND s.ts > $2::timestamptz - interval '10 days' THEN 'cfg-b' ELSE 'cfg-a' END,
+       'model-' || (s.g % 3), 'bench-agent', 'action',
+       p.palette_id, p.selected, p.trace, p.warnings,
+       jsonb_build_object('label', 'action', 'matched_tool_keywords', '[]'::jsonb)
+  FROM ${REGULAR_DECISIONS}`;
+
+/** The regular decisions' outcomes as joined (`decision_outcomes`) and as sent (`outcomes`, a second later). */
+const INSERT_REGULAR_OUTCOMES = `
+WITH joined AS (
+  INSERT INTO decision_outcomes (tenant_id, decision_id, ts, called, harmful_tools)
+  SELECT s.tenant, s.g, s.ts, ${CALLED}, ${HARMFUL} FROM ${REGULAR_DECISIONS} WHERE s.has_outcome
+)
+INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, error, joined)
+SELECT s.tenant, 'o-e-' || s.g, s.run_id, s.role, s.it, s.ts + interval '1 second', ${CALLED},
+       NULL, true
+  FROM ${REGULAR_DECISIONS} WHERE s.has_outcome`;
+
+const longRunTs =
+  "$3::timestamptz - ($5::int + 1800) * interval '1 second' + s.it * interval '1 second'";
+
 const INSERT_LONG_RUN = `
-INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
+INSERT INTO decisions (id, tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
   offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
   empty_palette_warnings, stage_errors, forced_choice, config_version, model, agent,
-  palette_id, selected, trace, warnings, has_outcome, called, harmful_tools)
-SELECT $1, 'long-' || it, $2, ($4::text[])[1 + it % 4], 'observe', it, it % 5,
-       $3::timestamptz - ($5::int + 1800) * interval '1 second' + it * interval '1 second',
+  palette_id, selected, trace, warnings)
+SELECT $6::bigint + s.it, $1, 'long-' || s.it, $2, ($4::text[])[1 + s.it % 4], 'observe', s.it,
+       s.it % 5, ${longRunTs},
        p.oc, p.sc, p.oc - p.sc, p.dropped_tokens, (p.v = 1)::int, (p.v = 2)::int, (p.v = 3)::int,
        p.forced_choice, 'cfg-a', 'model-1', 'bench-agent', p.palette_id, p.selected,
-       p.trace, p.warnings, true,
-       CASE WHEN it % 25 = 0 THEN ARRAY[p.selected[1], p.dropped[1]] ELSE ARRAY[p.selected[1]] END,
-       CASE WHEN it % 25 = 0 THEN ARRAY[p.dropped[1]] ELSE '{}'::text[] END
-  FROM generate_series(0, $5::int - 1) it
-  JOIN bench_palettes p ON p.tenant = $1 AND p.oc = 8 + it % 23 AND p.sc = 1 + it % 6
-   AND p.v = CASE WHEN it % 61 = 0 THEN 2 WHEN it % 37 = 0 THEN 1 WHEN it % 89 = 0 THEN 3 ELSE 0 END`;
+       p.trace, p.warnings
+  FROM ${LONG_RUN}`;
+
+const INSERT_LONG_RUN_OUTCOMES = `
+WITH joined AS (
+  INSERT INTO decision_outcomes (tenant_id, decision_id, ts, called, harmful_tools)
+  SELECT $1, $6::bigint + s.it, ${longRunTs}, ${CALLED}, ${HARMFUL} FROM ${LONG_RUN}
+)
+INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, error, joined)
+SELECT $1, 'o-long-' || s.it, $2, ($4::text[])[1 + s.it % 4], s.it,
+       ${longRunTs} + interval '1 second', ${CALLED}, NULL, true
+  FROM ${LONG_RUN}`;
 
 /*
  * The statements below fill one part of the data set each: decisions with a `ts` in
@@ -246,21 +279,20 @@ SELECT tenant_id, event_id, ts FROM decisions WHERE ${IN_RANGE}
 UNION ALL
 SELECT tenant_id, event_id, ts FROM outcomes WHERE ${IN_RANGE}`;
 
-const INSERT_OUTCOMES = `
-INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, error, joined)
-SELECT tenant_id, 'o-' || event_id, run_id, role, iteration, ts + interval '1 second', called,
-       NULL, true
-  FROM decisions WHERE has_outcome AND ${IN_RANGE}`;
-
 const INSERT_RUNS = `
 INSERT INTO runs (tenant_id, run_id, first_seen, last_seen, decisions, max_iteration, roles, modes,
   dropped_tokens, reinstatements, empty_palette_warnings, stage_errors, harmful_drops)
 SELECT tenant_id, run_id, min(ts), max(ts), count(*), max(iteration),
        array_agg(DISTINCT role ORDER BY role), array_agg(DISTINCT mode ORDER BY mode),
        sum(dropped_tokens), sum(reinstatements), sum(empty_palette_warnings), sum(stage_errors),
-       sum(cardinality(harmful_tools))
-  FROM decisions WHERE (hashtext(run_id) & 2147483647) % $2::int = $1::int
- GROUP BY tenant_id, run_id`;
+       coalesce(sum(cardinality(h.harmful_tools)), 0)
+  FROM decisions d
+  -- Harmful drops are few: their outcome rows are hashed, not every decision's.
+  LEFT JOIN (SELECT tenant_id, decision_id, ts, harmful_tools FROM decision_outcomes
+              WHERE harmful_tools <> '{}') h
+    ON h.tenant_id = d.tenant_id AND h.decision_id = d.id AND h.ts = d.ts
+ WHERE (hashtext(run_id) & 2147483647) % $2::int = $1::int
+ GROUP BY d.tenant_id, d.run_id`;
 
 /**
  * Per tool and hour, from the palettes the decisions were made of. Every generated decision
@@ -288,7 +320,8 @@ SELECT g.tenant_id, g.role, g.mode, g.bucket, x.tool,
                reinstatements + 2 * empty_palette_warnings + 3 * stage_errors AS v,
                has_outcome, cardinality(called) AS calls, count(*) AS n,
                sum(dropped_tokens::float8 / nullif(dropped_count, 0)) AS t
-          FROM decisions WHERE ${IN_RANGE} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) g
+          FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
+         WHERE ${IN_RANGE} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) g
   JOIN bench_palettes p ON p.tenant = g.tenant_id AND p.oc = g.oc AND p.sc = g.sc AND p.v = g.v,
   LATERAL (SELECT o.tool, o.i <= g.sc AS kept,
                   (o.i = 1 AND g.calls >= 1) OR (o.i = g.sc + 1 AND g.calls = 2) AS called,
@@ -425,12 +458,19 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
         // Whole runs per part: g numbers the decisions, ten to a run.
         const from = part * runsPerPart * ITERATIONS_PER_RUN + 1;
         const to = Math.min(regular, (part + 1) * runsPerPart * ITERATIONS_PER_RUN);
-        return client.query(INSERT_DECISIONS, [TENANTS, now, ROLES, runs, from, to]);
+        const values = [TENANTS, now, ROLES, runs, from, to];
+        return client
+          .query(INSERT_DECISIONS, values)
+          .then(() => client.query(INSERT_REGULAR_OUTCOMES, values));
       }),
     );
-    await timed(`inserted a run of ${LONG_RUN_ITERATIONS} iterations`, () =>
-      first.query(INSERT_LONG_RUN, [TENANTS[0], LONG_RUN_ID, now, ROLES, LONG_RUN_ITERATIONS]),
-    );
+    await timed(`inserted a run of ${LONG_RUN_ITERATIONS} iterations`, async () => {
+      const values = [TENANTS[0], LONG_RUN_ID, now, ROLES, LONG_RUN_ITERATIONS, regular + 1];
+      await first.query(INSERT_LONG_RUN, values);
+      await first.query(INSERT_LONG_RUN_OUTCOMES, values);
+      // The decisions were given their ids: ingest's next one follows them.
+      await first.query("SELECT setval('decisions_id_seq', (SELECT max(id) FROM decisions))");
+    });
     /**
      * Runs `statement` on every part's time range, with planner `settings` for its duration;
      * `daily`: a day of the range at a time, so the rows it writes lie in the table day by day.
@@ -450,12 +490,17 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
           for (const name of names) await client.query(`RESET ${name}`);
         }),
       );
-    await byTime("inserted outcomes", INSERT_OUTCOMES);
     await byTime("filled event_ids", INSERT_EVENT_IDS);
     await timed("filled runs", () =>
       inParts((client, part) => client.query(INSERT_RUNS, [part, LOAD_CONNECTIONS])),
     );
-    await byTime("filled rollup_minute", insertRollupMinute(`WHERE ${IN_RANGE}`));
+    // A day at a time: each day's outcome rows are hashed to join its decisions.
+    await byTime(
+      "filled rollup_minute",
+      insertRollupMinute(`WHERE ${IN_RANGE}`),
+      {},
+      { daily: true },
+    );
     await byTime("filled rollup_hour", insertRollupHour("WHERE bucket >= $1 AND bucket < $2"));
     // Days are not split between the parts (their bounds are hours): one statement.
     await timed("filled rollup_day", () => first.query(INSERT_ROLLUP_DAY));

@@ -13,6 +13,7 @@
 export const DISTRIBUTED_TABLES = [
   "decisions",
   "outcomes",
+  "decision_outcomes",
   "event_ids",
   "runs",
   "rollup_minute",

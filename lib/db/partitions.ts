@@ -1,6 +1,7 @@
 /**
- * Time partitions of the raw tables (docs/PARTITIONS.md). `decisions` and `outcomes` are
- * partitioned by range of `ts`, one partition per ISO week (Monday 00:00 UTC), named
+ * Time partitions of the raw tables (docs/PARTITIONS.md). `decisions`, `outcomes` and
+ * `decision_outcomes` (a decision's outcome, dated by its decision) are partitioned by range of
+ * `ts`, one partition per ISO week (Monday 00:00 UTC), named
  * `<table>_p<yyyymmdd>` after the week's Monday, plus `<table>_default` for any event of a week
  * without one. Every server process creates the partitions of the past four weeks and of the
  * next two at start and once a day (`routelens_create_week_partitions`, from the migration:
@@ -9,7 +10,7 @@
  */
 import type pg from "pg";
 
-export const PARTITIONED_TABLES = ["decisions", "outcomes"] as const;
+export const PARTITIONED_TABLES = ["decisions", "outcomes", "decision_outcomes"] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
 const WEEK_MS = 7 * 86_400_000;

@@ -7,6 +7,7 @@
 export const TENANT_TABLES = [
   { name: "decisions", kind: "raw", dated: "ts" },
   { name: "outcomes", kind: "raw", dated: "ts" },
+  { name: "decision_outcomes", kind: "raw", dated: "ts" },
   { name: "event_ids", kind: "raw", dated: "ts" },
   { name: "runs", kind: "summary", dated: "last_seen" },
   { name: "rollup_minute", kind: "rollup", dated: "bucket", bucketMs: 60_000 },

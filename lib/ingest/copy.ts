@@ -10,6 +10,7 @@
  * every element double-quoted. NUL cannot occur: the wire schema refuses it, and the one field
  * that may hold it (palette identity) is escaped before it gets here.
  */
+import type { NumberedDecision } from "./decision-outcomes";
 import type { DecisionRow, OutcomeRow } from "./events";
 
 const SPECIAL = /[\\\t\n\r]/;
@@ -115,29 +116,12 @@ export function outcomeLine(r: OutcomeRow): string {
   );
 }
 
-/**
- * A decision with its join columns: stored already joined to its outcome when both arrive
- * together (one OpenTelemetry span, or one ingest batch), else waiting for it.
- */
-export interface JoinedDecisionRow {
-  row: DecisionRow;
-  has_outcome: boolean;
-  called: string[];
-  harmful_tools: string[];
-}
+/** The decision columns with `id`, for decisions whose ids were taken before (decision-outcomes.ts). */
+export const NUMBERED_DECISION_COLUMNS = ["id", ...DECISION_COLUMNS] as const;
 
-export const JOINED_DECISION_COLUMNS = [
-  ...DECISION_COLUMNS,
-  "has_outcome",
-  "called",
-  "harmful_tools",
-] as const;
-
-/** One joined decision's COPY line, columns in the order of JOINED_DECISION_COLUMNS. */
-export function joinedDecisionLine(r: JoinedDecisionRow): string {
-  const joined = `\t${r.has_outcome ? "t" : "f"}\t${copyTextArray(r.called)}\t${copyTextArray(r.harmful_tools)}\n`;
-  return decisionLine(r.row).slice(0, -1) + joined;
-}
+/** One numbered decision's COPY line, columns in the order of NUMBERED_DECISION_COLUMNS. */
+export const numberedDecisionLine = (d: NumberedDecision): string =>
+  `${d.id}\t${decisionLine(d.row)}`;
 
 export const JOINED_OUTCOME_COLUMNS = [...OUTCOME_COLUMNS, "joined"] as const;
 

@@ -10,6 +10,7 @@
  */
 import type pg from "pg";
 import { arrayLiteral } from "@/lib/db/sql-literal";
+import { takeDecisionIdsSql } from "./decision-outcomes";
 
 export interface EventKey {
   tenant_id: string;
@@ -17,18 +18,26 @@ export interface EventKey {
   ts: string;
 }
 
+/**
+ * Adds the events' keys and, in the same round trip, takes `decisionIds` ids from the decisions'
+ * sequence for the decisions about to be written (lib/ingest/decision-outcomes.ts); answers
+ * those ids, ascending.
+ */
 export async function insertEventIds(
   client: pg.PoolClient,
   events: readonly EventKey[],
-): Promise<void> {
-  if (events.length === 0) return;
-  await client.query(
-    `INSERT INTO event_ids (tenant_id, event_id, ts)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[])`,
+  decisionIds = 0,
+): Promise<string[]> {
+  if (events.length === 0 && decisionIds === 0) return [];
+  const { rows } = await client.query<{ id: string }>(
+    `WITH added AS (INSERT INTO event_ids (tenant_id, event_id, ts)
+                    SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]))
+     ${takeDecisionIdsSql(decisionIds)}`,
     [
       arrayLiteral(events.map((e) => e.tenant_id)),
       arrayLiteral(events.map((e) => e.event_id)),
       arrayLiteral(events.map((e) => e.ts)),
     ],
   );
+  return rows.map(({ id }) => id);
 }

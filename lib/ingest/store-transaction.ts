@@ -1,7 +1,8 @@
 /**
- * One ingest transaction: raw rows, the decision ↔ outcome join, the runs summary, every
- * rollup and the tool sizes the new decisions carry (`tool_tokens`, lib/ingest/tool-sizes.ts),
- * committed together, so a total can never disagree with the rows it sums.
+ * One ingest transaction: raw rows, the decision ↔ outcome join (decision-outcomes.ts), the
+ * runs summary, every rollup and the tool sizes the new decisions carry (`tool_tokens`,
+ * lib/ingest/tool-sizes.ts), committed together, so a total can never disagree with the rows
+ * it sums.
  *
  * Rows go in with COPY (lib/ingest/copy.ts). Idempotency: the transaction first adds its event
  * ids to `event_ids` (lib/ingest/event-ids.ts), skipping those already there, and copies only
@@ -29,8 +30,9 @@
  *
  * A decision and its outcome that arrive in one transaction — what an agent's telemetry client
  * usually sends, since it records both within seconds — are joined in memory and stored joined
- * (`joinHere`); only the rest is joined by an UPDATE of the stored rows (`joinOutcomes`), which
- * writes each decision row a second time and reads its palettes back.
+ * (`joinHere`); only the rest is joined by the database (`joinOutcomes`), which reads the stored
+ * decisions and their palettes back. Either way a joined decision gets a row in
+ * `decision_outcomes`; the decision row is written once.
  */
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
@@ -39,12 +41,18 @@ import { arrayLiteral, sqlLiteral } from "@/lib/db/sql-literal";
 import { isUnavailable } from "@/lib/db/unavailable";
 import {
   copyData,
-  JOINED_DECISION_COLUMNS,
   JOINED_OUTCOME_COLUMNS,
-  type JoinedDecisionRow,
-  joinedDecisionLine,
   joinedOutcomeLine,
+  NUMBERED_DECISION_COLUMNS,
+  numberedDecisionLine,
 } from "./copy";
+import {
+  insertDecisionOutcomesSql,
+  type NumberedDecision,
+  outcomeRowsOf,
+  takeDecisionIdsSql,
+  WITHOUT_OUTCOME,
+} from "./decision-outcomes";
 import { type DecisionRow, harmfulTools, type OutcomeRow } from "./events";
 import {
   type LearnedPalettes,
@@ -82,7 +90,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
   const created = new Set<string>();
   let palettes: LearnedPalettes = NOTHING_LEARNED;
   try {
-    const { epoch, contended } = await beginWithJoinLocks(client, unique);
+    const { epoch, contended, ids } = await beginWithJoinLocks(client, unique);
     const { stored, waiting, unjoined } = await addEventIds(client, unique);
     const fresh = unique.filter(
       (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
@@ -97,7 +105,10 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
       (key) => contended.has(key) || waiting.has(key) || unjoined.has(key),
     );
     palettes = await resolvePalettes(client, newDecisions, epoch);
-    await insertDecisions(client, newDecisions, here.joinedOf);
+    const numbered = newDecisions.map(
+      (row, i): NumberedDecision => ({ id: ids[i] as string, row }),
+    );
+    await insertDecisions(client, numbered);
     for (const item of fresh) created.add(eventKey(item.row.tenant_id, item.row.event_id));
     // What was not joined here is joined by the database, where a join is possible: at a key
     // with a new outcome, or with an outcome already waiting; and at every contended key with a
@@ -124,6 +135,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
     await insertOutcomes(client, newOutcomes, new Set([...here.joinedOutcomes, ...there.outcomes]));
     const joined = [...here.joinedOf.values(), ...there.decisions];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined), [
+      insertDecisionOutcomesSql(outcomeRowsOf(numbered, here.joinedOf)),
       upsertToolSizesSql(latestToolSizes(newDecisions)),
     ]);
   } catch (error) {
@@ -150,17 +162,18 @@ const LOCK_OF_KEY = (key: string) => `hashtextextended(${key}, 7369)`;
 
 /**
  * Opens the transaction, tries the transaction-scoped advisory lock of every join key (tenant,
- * run, iteration) of `items` and takes the palette gate (lib/ingest/palettes.ts), in one round
- * trip: `BEGIN` and the locks go as one simple query, so the keys are written into its text as
- * literals (escaped by the driver). Trying never waits: the keys whose lock a concurrent
- * transaction holds come back as `contended` (join keys, `joinKey`), and this transaction joins
- * nothing at them until it holds their locks too (`lockContended`). Answers those keys and the
- * gate's deletion count.
+ * run, iteration) of `items`, takes an id for each of their decisions (decision-outcomes.ts)
+ * and takes the palette gate (lib/ingest/palettes.ts), in one round trip: `BEGIN` and the locks
+ * go as one simple query, so the keys are written into its text as literals (escaped by the
+ * driver). Trying never waits: the keys whose lock a concurrent transaction holds come back as
+ * `contended` (join keys, `joinKey`), and this transaction joins nothing at them until it
+ * holds their locks too (`lockContended`). Answers those keys, the ids (ascending; those of
+ * decisions found stored already go unused) and the gate's deletion count.
  */
 async function beginWithJoinLocks(
   client: pg.PoolClient,
   items: StoreInput[],
-): Promise<{ epoch: string; contended: Set<string> }> {
+): Promise<{ epoch: string; contended: Set<string>; ids: string[] }> {
   const joinKeyOf = new Map<string, string>();
   for (const { row } of items) joinKeyOf.set(lockKey(row), joinKey(row));
   const literals = [...joinKeyOf.keys()].map((key) => sqlLiteral(key)).join(",");
@@ -171,12 +184,14 @@ async function beginWithJoinLocks(
             SELECT k, pg_try_advisory_xact_lock(k) AS held
               FROM (SELECT DISTINCT k FROM keys ORDER BY k) AS distinct_keys)
      SELECT keys.key FROM keys JOIN tried USING (k) WHERE NOT tried.held;
+     ${takeDecisionIdsSql(items.filter((item) => item.kind === "decision").length)};
      ${PALETTE_GATE}`,
-  )) as unknown as pg.QueryResult<{ key: string }>[];
+  )) as unknown as pg.QueryResult<{ key: string; id: string }>[];
   const contended = new Set(
     (results[1]?.rows ?? []).map(({ key }) => joinKeyOf.get(key) as string),
   );
-  return { epoch: paletteEpochOf(results), contended };
+  const ids = (results[2]?.rows ?? []).map(({ id }) => id);
+  return { epoch: paletteEpochOf(results), contended, ids };
 }
 
 /**
@@ -271,7 +286,7 @@ async function addEventIds(
        FROM pairable p, LATERAL (
               SELECT 1 FROM decisions d
                WHERE d.tenant_id = p.tenant_id AND d.run_id = p.run_id
-                 AND d.iteration = p.iteration AND NOT d.has_outcome
+                 AND d.iteration = p.iteration AND ${WITHOUT_OUTCOME}
                LIMIT 1) AS unjoined`,
     [
       arrayLiteral(items.map((item) => item.row.tenant_id)),
@@ -378,21 +393,11 @@ export async function copyRows<Row>(
   await done;
 }
 
-/** Copies the new decisions; those joined in memory (`joinedOf`) carry their outcome's calls. */
-async function insertDecisions(
-  client: pg.PoolClient,
-  rows: DecisionRow[],
-  joinedOf: Map<DecisionRow, JoinedDecision>,
-): Promise<void> {
+/** Copies the new decisions with the ids taken for them. */
+async function insertDecisions(client: pg.PoolClient, rows: NumberedDecision[]): Promise<void> {
   if (rows.length === 0) return;
-  const statement = `COPY decisions (${JOINED_DECISION_COLUMNS.join(", ")}) FROM STDIN`;
-  const withJoin = rows.map((row): JoinedDecisionRow => {
-    const joined = joinedOf.get(row);
-    return joined
-      ? { row, has_outcome: true, called: joined.called, harmful_tools: joined.harmful_tools }
-      : { row, has_outcome: false, called: [], harmful_tools: [] };
-  });
-  await copyRows(client, statement, withJoin, joinedDecisionLine);
+  const statement = `COPY decisions (${NUMBERED_DECISION_COLUMNS.join(", ")}) FROM STDIN`;
+  await copyRows(client, statement, rows, numberedDecisionLine);
 }
 
 /** Copies the new outcomes, in batch order; those in `joined` are stored joined. */
@@ -417,10 +422,11 @@ const OFFERED_OF_D = offeredOf("d");
  * of the keys probes the run index of decisions once for all its iterations (each probe
  * searches every week partition), and its waiting outcomes (`WAITING_OUTCOMES_OF_RUN`); the
  * OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join over
- * every decision of a partition whose statistics are missing. Each row is then updated by its
- * whole key (tenant, run, iteration, id, ts), so that no plan can find it by tenant alone.
- * Answers the decisions joined and which of `outcomes` they were joined to: the caller writes
- * those marked joined.
+ * every decision of a partition whose statistics are missing. Each stored outcome joined is
+ * marked by its whole key (tenant, run, iteration, id, ts), so that no plan can find it by
+ * tenant alone, and each decision joined gets its row in `decision_outcomes`. Answers the
+ * decisions joined and which of `outcomes` they were joined to: the caller writes those marked
+ * joined.
  */
 async function joinOutcomes(
   client: pg.PoolClient,
@@ -460,43 +466,47 @@ async function joinOutcomes(
               AS u(tenant_id text, run_id text, iteration int, i int, called text[])
      ),
      unjoined AS MATERIALIZED (
-       SELECT d.tenant_id, d.run_id, d.iteration, d.id, d.ts, d.palette_id, d.offered
+       SELECT d.*
          FROM runs r, LATERAL (
-           SELECT d.tenant_id, d.run_id, d.iteration, d.id, d.ts, d.palette_id, d.offered
+           SELECT d.tenant_id, d.run_id, d.iteration, d.id, d.ts, d.role, d.mode,
+                  d.config_version, d.palette_id, d.offered, d.selected
              FROM decisions d
             WHERE d.tenant_id = r.tenant_id AND d.run_id = r.run_id
-              AND d.iteration = ANY(r.iterations) AND NOT d.has_outcome
+              AND d.iteration = ANY(r.iterations) AND ${WITHOUT_OUTCOME}
            OFFSET 0) AS d
      ),
-     pairs AS (
+     pairs AS MATERIALIZED (
        SELECT DISTINCT ON (d.id) d.tenant_id, d.run_id, d.iteration, d.id AS decision_id,
-              d.ts AS decision_ts, ${OFFERED_OF_D} AS offered,
-              o.id AS outcome_id, o.ts AS outcome_ts, o.called, o.unwritten
+              d.ts, d.role, d.mode, d.config_version, d.selected, ${OFFERED_OF_D} AS offered,
+              o.id AS outcome_id, o.ts AS outcome_ts, COALESCE(o.called, '{}') AS called,
+              o.unwritten
          FROM unjoined d
          JOIN waiting o
            ON o.tenant_id = d.tenant_id AND o.run_id = d.run_id AND o.iteration = d.iteration
         -- Stored outcomes first, then the unwritten ones: the order their ids will have.
         ORDER BY d.id, o.unwritten NULLS FIRST, o.id
      ),
+     joined AS MATERIALIZED (
+       SELECT p.*, ARRAY(
+                SELECT DISTINCT c COLLATE "C" FROM unnest(p.called) AS c
+                 WHERE c = ANY(p.offered) AND c <> ALL(p.selected) ORDER BY 1) AS harmful_tools
+         FROM pairs p
+     ),
      marked AS (
        UPDATE outcomes o SET joined = true FROM pairs p
         WHERE o.tenant_id = p.tenant_id AND o.run_id = p.run_id AND o.iteration = p.iteration
           AND o.id = p.outcome_id AND o.ts = p.outcome_ts
+     ),
+     stored AS (
+       INSERT INTO decision_outcomes (tenant_id, decision_id, ts, called, harmful_tools)
+       SELECT tenant_id, decision_id, ts, called, harmful_tools FROM joined
      )
-     UPDATE decisions d
-        SET has_outcome = true,
-            called = COALESCE(p.called, '{}'),
-            harmful_tools = ARRAY(
-              SELECT DISTINCT c COLLATE "C" FROM unnest(COALESCE(p.called, '{}')) AS c
-               WHERE c = ANY(p.offered) AND c <> ALL(d.selected) ORDER BY 1)
-       FROM pairs p
-      WHERE d.tenant_id = p.tenant_id AND d.run_id = p.run_id AND d.iteration = p.iteration
-        AND d.id = p.decision_id AND d.ts = p.decision_ts
-     RETURNING d.tenant_id, d.run_id, d.role, d.mode, d.config_version, d.iteration, d.ts,
-               -- As JSON: node-postgres reads json with JSON.parse, a text[] with a parser
-               -- written in JavaScript several times slower.
-               to_json(d.called) AS called, to_json(d.harmful_tools) AS harmful_tools,
-               to_json(p.offered) AS offered, to_json(d.selected) AS selected, p.unwritten`,
+     SELECT tenant_id, run_id, role, mode, config_version, iteration, ts,
+            -- As JSON: node-postgres reads json with JSON.parse, a text[] with a parser
+            -- written in JavaScript several times slower.
+            to_json(called) AS called, to_json(harmful_tools) AS harmful_tools,
+            to_json(offered) AS offered, to_json(selected) AS selected, unwritten
+       FROM joined`,
     [JSON.stringify(keys), JSON.stringify(unwritten)],
   );
   const joinedOutcomes = new Set<OutcomeRow>();

@@ -25,12 +25,12 @@ import {
   copyNullable,
   copyText,
   copyTextArray,
-  JOINED_DECISION_COLUMNS,
   JOINED_OUTCOME_COLUMNS,
-  type JoinedDecisionRow,
-  joinedDecisionLine,
   joinedOutcomeLine,
+  NUMBERED_DECISION_COLUMNS,
+  numberedDecisionLine,
 } from "@/lib/ingest/copy";
+import { insertDecisionOutcomesSql, outcomeRowsOf } from "@/lib/ingest/decision-outcomes";
 import { insertEventIds } from "@/lib/ingest/event-ids";
 import {
   type DecisionRow,
@@ -190,17 +190,14 @@ async function writeTransaction(
         ranks,
         lookUpStoredEvents,
       );
-      await insertEventIds(client, [...decisions.map((d) => d.row), ...outcomes]);
-      palettes = await resolvePalettes(
-        client,
-        decisions.map((d) => d.row),
-        epoch,
-      );
+      const ids = await insertEventIds(client, [...decisions, ...outcomes], decisions.length);
+      const numbered = decisions.map((row, i) => ({ id: ids[i] as string, row }));
+      palettes = await resolvePalettes(client, decisions, epoch);
       await copyRows(
         client,
-        `COPY decisions (${JOINED_DECISION_COLUMNS.join(", ")}) FROM STDIN`,
-        decisions,
-        joinedDecisionLine,
+        `COPY decisions (${NUMBERED_DECISION_COLUMNS.join(", ")}) FROM STDIN`,
+        numbered,
+        numberedDecisionLine,
       );
       await copyRows(
         client,
@@ -208,17 +205,11 @@ async function writeTransaction(
         outcomes,
         joinedOutcomeLine,
       );
-      await writeAggregatesAndCommit(
-        client,
-        aggregateDeltas(
-          decisions.map((d) => d.row),
-          joined,
-        ),
-        [
-          upsertToolSizesSql(latestOf(toolSizeSightings(tenant, freshCalls))),
-          callsWithoutToolsSql(tenant, freshCalls),
-        ],
-      );
+      await writeAggregatesAndCommit(client, aggregateDeltas(decisions, [...joined.values()]), [
+        insertDecisionOutcomesSql(outcomeRowsOf(numbered, joined)),
+        upsertToolSizesSql(latestOf(toolSizeSightings(tenant, freshCalls))),
+        callsWithoutToolsSql(tenant, freshCalls),
+      ]);
     } else {
       await client.query("COMMIT");
     }
@@ -525,7 +516,11 @@ async function deriveEvents(
   calls: MappedLlmCall[],
   ranks: Map<string, number>,
   lookUp: boolean,
-): Promise<{ decisions: JoinedDecisionRow[]; outcomes: OutcomeRow[]; joined: JoinedDecision[] }> {
+): Promise<{
+  decisions: DecisionRow[];
+  outcomes: OutcomeRow[];
+  joined: Map<DecisionRow, JoinedDecision>;
+}> {
   const withDecision = calls.filter((c) => c.decision !== null);
   const stored = new Set<string>();
   if (lookUp && withDecision.length > 0) {
@@ -541,9 +536,9 @@ async function deriveEvents(
     );
     for (const row of rows) stored.add(row.event_id);
   }
-  const decisions: JoinedDecisionRow[] = [];
+  const decisions: DecisionRow[] = [];
   const outcomes: OutcomeRow[] = [];
-  const joined: JoinedDecision[] = [];
+  const joined = new Map<DecisionRow, JoinedDecision>();
   for (const call of withDecision) {
     const derived = call.decision;
     if (derived === null || stored.has(derived.event.event_id)) continue;
@@ -556,14 +551,11 @@ async function deriveEvents(
       call.outcome && !stored.has(call.outcome.event_id)
         ? toOutcomeRow(tenant, { ...call.outcome, iteration })
         : null;
-    if (outcome === null) {
-      decisions.push({ row, has_outcome: false, called: [], harmful_tools: [] });
-      continue;
-    }
-    const harmful = harmfulTools(outcome.called, row.dropped);
-    decisions.push({ row, has_outcome: true, called: outcome.called, harmful_tools: harmful });
+    decisions.push(row);
+    if (outcome === null) continue;
     outcomes.push(outcome);
-    joined.push(joinedDecision(row, outcome.called, harmful));
+    const harmful = harmfulTools(outcome.called, row.dropped);
+    joined.set(row, joinedDecision(row, outcome.called, harmful));
   }
   return { decisions, outcomes, joined };
 }

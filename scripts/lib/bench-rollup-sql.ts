@@ -5,6 +5,8 @@
  * while time passes: a window's rows then share pages, as in a real database (hashed groups
  * come out in no order, which spread one day's per-tool rows over a third of the table).
  */
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
+
 const ROLLUP_COLUMNS = `tenant_id, role, mode, config_version, bucket, decisions, dropped_tokens,
   dropped_tokens_sq, offered_tools, offered_tools_sq, selected_tools, selected_tools_sq,
   reinstatements, empty_palette_warnings, stage_errors, decisions_reinstated,
@@ -24,7 +26,7 @@ SELECT tenant_id, role, mode, config_version, date_trunc('minute', ts), count(*)
        count(*) FILTER (WHERE has_outcome AND cardinality(harmful_tools) > 0),
        coalesce(sum(cardinality(harmful_tools)), 0),
        count(*) FILTER (WHERE has_outcome AND cardinality(called) = 0)
-  FROM decisions ${where} GROUP BY 1, 2, 3, 4, 5 ORDER BY 5`;
+  FROM ${DECISIONS_WITH_OUTCOMES} AS decisions ${where} GROUP BY 1, 2, 3, 4, 5 ORDER BY 5`;
 
 export const INSERT_ROLLUP_MINUTE = insertRollupMinute();
 

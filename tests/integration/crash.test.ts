@@ -6,6 +6,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { createApiKey } from "@/lib/keys";
 import type { TelemetryEvent } from "@/lib/schemas/events";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
@@ -129,7 +130,7 @@ describe("kill -9 in the middle of ingest", () => {
       { kind: "outcomes", n: outcomesSent, distinct_ids: outcomesSent },
     ]);
     const joined = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM decisions WHERE tenant_id = $1 AND has_outcome",
+      `SELECT count(*)::int AS n FROM ${DECISIONS_WITH_OUTCOMES} d WHERE tenant_id = $1 AND has_outcome`,
       [tenant],
     );
     expect(joined.rows[0]?.n).toBe(outcomesSent);

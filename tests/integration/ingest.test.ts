@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { compactTrace, expandTrace } from "@/lib/db/stored-trace";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { encodePaletteIdentity } from "@/lib/ingest/events";
 import { offeredOf } from "@/lib/ingest/palettes";
 import { createApiKey, revokeApiKey } from "@/lib/keys";
@@ -372,7 +373,7 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     const { rows } = await db.query(
       `SELECT ${offeredOf("decisions")} AS offered, selected, trace, warnings, intent, intent_label, model, agent,
               config_version, palette_identity, called, harmful_tools
-         FROM decisions WHERE tenant_id = $1`,
+         FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE tenant_id = $1`,
       [tenant],
     );
     expect(rows).toEqual([
@@ -433,7 +434,8 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     }
     expect(
       await count(
-        "SELECT count(*) AS n FROM decisions WHERE tenant_id = $1 AND has_outcome AND harmful_tools = '{b}'",
+        `SELECT count(*) AS n FROM ${DECISIONS_WITH_OUTCOMES} d
+          WHERE tenant_id = $1 AND has_outcome AND harmful_tools = '{b}'`,
         [tenant],
       ),
     ).toBe(1000);
@@ -481,7 +483,8 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     });
     expect((await postBatch(baseUrl, key, [decision])).status).toBe(200);
     const { rows } = await db.query(
-      "SELECT has_outcome, called, harmful_tools, dropped_count, reinstatements, empty_palette_warnings FROM decisions WHERE event_id = $1",
+      `SELECT has_outcome, called, harmful_tools, dropped_count, reinstatements, empty_palette_warnings
+         FROM ${DECISIONS_WITH_OUTCOMES} d WHERE event_id = $1`,
       [decision.event_id],
     );
     expect(rows[0]).toEqual({
@@ -537,8 +540,8 @@ describe("POST /api/ingest: decisions and outcomes sent together", () => {
     const decisions = async () =>
       (
         await db.query(
-          `SELECT iteration, turn_hop_index AS hop, has_outcome, called, harmful_tools FROM decisions
-            WHERE tenant_id = $1 ORDER BY iteration, turn_hop_index`,
+          `SELECT iteration, turn_hop_index AS hop, has_outcome, called, harmful_tools
+             FROM ${DECISIONS_WITH_OUTCOMES} d WHERE tenant_id = $1 ORDER BY iteration, turn_hop_index`,
           [tenant],
         )
       ).rows;
@@ -713,7 +716,7 @@ describe("POST /api/ingest: decisions and outcomes sent together", () => {
     await t.post([outcome("apart", 0, names)]);
     await t.post([event("apart")]);
     const { rows } = await db.query(
-      "SELECT run_id, harmful_tools FROM decisions WHERE tenant_id = $1 ORDER BY run_id",
+      `SELECT run_id, harmful_tools FROM ${DECISIONS_WITH_OUTCOMES} d WHERE tenant_id = $1 ORDER BY run_id`,
       [t.tenant],
     );
     expect(rows).toEqual([

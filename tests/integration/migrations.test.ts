@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MigrationError, migrate, readMigrations } from "@/lib/db/migrate";
 import { pruneOlderThan } from "@/lib/db/prune";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { offeredOf, paletteHash } from "@/lib/ingest/palettes";
 import { decisionEvent, outcomeEvent } from "@/lib/telemetry/events";
 import { startAppServer } from "@/scripts/lib/app-server";
@@ -26,6 +27,7 @@ const ROLLUP_DAY = "20261209000000_rollup_day";
 const WITHOUT_DROPPED = "20261210000000_decisions_without_dropped";
 const PALETTES = "20261211000000_palettes";
 const PALETTE_RETENTION = "20261212000000_palette_retention";
+const DECISION_OUTCOMES = "20261213000000_decision_outcomes";
 
 /**
  * A scratch database migrated with every migration but `held` (the schema a database had before
@@ -288,6 +290,7 @@ describe("time_partitions migration", () => {
       WITHOUT_DROPPED,
       PALETTES,
       PALETTE_RETENTION,
+      DECISION_OUTCOMES,
     );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -348,7 +351,7 @@ describe("time_partitions migration", () => {
       const ids = await client.query("SELECT count(*)::int AS n FROM event_ids");
       expect(ids.rows[0].n).toBe(10);
 
-      await restore(dir, WITHOUT_DROPPED, PALETTES, PALETTE_RETENTION);
+      await restore(dir, WITHOUT_DROPPED, PALETTES, PALETTE_RETENTION, DECISION_OUTCOMES);
       await migrate(url, { dir });
 
       // Ingest on the migrated database: the stored ids are duplicates, whatever the
@@ -380,7 +383,8 @@ describe("time_partitions migration", () => {
         `SELECT (SELECT count(*)::int FROM decisions) AS decisions,
                 (SELECT count(*)::int FROM outcomes) AS outcomes,
                 (SELECT count(*)::int FROM outcomes WHERE NOT joined) AS waiting,
-                (SELECT has_outcome FROM decisions WHERE event_id NOT LIKE 'd-%') AS joined,
+                (SELECT has_outcome FROM ${DECISIONS_WITH_OUTCOMES} d
+                  WHERE event_id NOT LIKE 'd-%') AS joined,
                 (SELECT min(id)::int FROM decisions WHERE event_id NOT LIKE 'd-%') >
                   (SELECT max(id)::int FROM decisions WHERE event_id LIKE 'd-%') AS ids_follow`,
       );
@@ -479,6 +483,7 @@ describe("decisions_without_dropped migration", () => {
       WITHOUT_DROPPED,
       PALETTES,
       PALETTE_RETENTION,
+      DECISION_OUTCOMES,
     );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -501,7 +506,9 @@ describe("decisions_without_dropped migration", () => {
       const snapshot = async () =>
         (
           await client.query(
-            `SELECT md5(string_agg((to_jsonb(d) - 'dropped' - 'palette_id')::text, '|' ORDER BY id)) AS rows,
+            // Without the columns later migrations move: the outcome's (decision_outcomes).
+            `SELECT md5(string_agg((to_jsonb(d) - 'dropped' - 'palette_id' - 'has_outcome' - 'called'
+                                    - 'harmful_tools')::text, '|' ORDER BY id)) AS rows,
                     count(*)::int AS n
                FROM decisions d`,
           )
@@ -509,7 +516,7 @@ describe("decisions_without_dropped migration", () => {
       const before = await snapshot();
       expect(before.n).toBe(2);
 
-      await restore(dir, WITHOUT_DROPPED, PALETTES, PALETTE_RETENTION);
+      await restore(dir, WITHOUT_DROPPED, PALETTES, PALETTE_RETENTION, DECISION_OUTCOMES);
       await migrate(url, { dir });
       expect(await snapshot()).toEqual(before);
       const columns = await client.query(
@@ -531,7 +538,8 @@ describe("decisions_without_dropped migration", () => {
         await app.stop();
       }
       const joined = await client.query(
-        "SELECT iteration, has_outcome, harmful_tools FROM decisions ORDER BY iteration",
+        `SELECT iteration, has_outcome, harmful_tools FROM ${DECISIONS_WITH_OUTCOMES} d
+          ORDER BY iteration`,
       );
       expect(joined.rows).toEqual([
         { iteration: 0, has_outcome: true, harmful_tools: ["c"] },
@@ -553,7 +561,12 @@ describe("decisions_without_dropped migration", () => {
 
 describe("palettes migration", () => {
   it("keeps the lists of decisions stored before it, and stores each new list once per tenant", async () => {
-    const { url, dir } = await migratedWithout("palettes", PALETTES, PALETTE_RETENTION);
+    const { url, dir } = await migratedWithout(
+      "palettes",
+      PALETTES,
+      PALETTE_RETENTION,
+      DECISION_OUTCOMES,
+    );
     const keyT = await seedApiKey(url, "t");
     const keyU = await seedApiKey(url, "u");
     const client = new pg.Client({ connectionString: url });
@@ -566,7 +579,7 @@ describe("palettes migration", () => {
          VALUES ('t', 'd-old', 'run-1', 'action', 'observe', 0, 0, now(), 2, 1, 1, 40, 0, 0, 0,
                  '{old_a,old_b}', '{old_a}', '[]', '[]')`,
       );
-      await restore(dir, PALETTES, PALETTE_RETENTION);
+      await restore(dir, PALETTES, PALETTE_RETENTION, DECISION_OUTCOMES);
       await migrate(url, { dir });
 
       const app = await startAppServer({ databaseUrl: url });
@@ -619,7 +632,11 @@ describe("palettes migration", () => {
 
 describe("palette_retention migration", () => {
   it("gives the lists stored before it the day after it as their last day, so a prune keeps them", async () => {
-    const { url, dir } = await migratedWithout("palette_retention", PALETTE_RETENTION);
+    const { url, dir } = await migratedWithout(
+      "palette_retention",
+      PALETTE_RETENTION,
+      DECISION_OUTCOMES,
+    );
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -627,7 +644,7 @@ describe("palette_retention migration", () => {
         `INSERT INTO palettes (tenant_id, hash, tools) VALUES ('t', decode($1, 'hex'), '{a,b}')`,
         [paletteHash(["a", "b"])],
       );
-      await restore(dir, PALETTE_RETENTION);
+      await restore(dir, PALETTE_RETENTION, DECISION_OUTCOMES);
       await migrate(url, { dir });
       const { rows } = await client.query(
         `SELECT last_day = (now() AT TIME ZONE 'UTC')::date + 1 AS day_after FROM palettes`,
@@ -644,6 +661,108 @@ describe("palette_retention migration", () => {
       await expect(
         client.query(`INSERT INTO palettes (tenant_id, hash, tools) VALUES ('t', '\\x00', '{c}')`),
       ).rejects.toThrow(/last_day/);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describe("decision_outcomes migration", () => {
+  it("moves every joined decision's outcome to its own row, in its decision's week, and keeps joining", async () => {
+    const { url, dir } = await migratedWithout("decision_outcomes", DECISION_OUTCOMES);
+    const key = await seedApiKey(url, "t");
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const day = 86_400_000;
+    try {
+      await client.query(
+        "INSERT INTO palettes (tenant_id, hash, tools, last_day) VALUES ('t', '\\x01', '{a,b,c}', '2100-01-01')",
+      );
+      // Joined decisions this week, 10 days back and in 2001 (the default partition), one
+      // joined with no call, and one still waiting for its outcome.
+      const decisions = [
+        { ms: Date.now(), called: ["b", "z"], harmful: ["b"] },
+        { ms: Date.now() - 10 * day, called: ["a"], harmful: [] },
+        { ms: Date.UTC(2001, 0, 1), called: ["c"], harmful: ["c"] },
+        { ms: Date.now() - day, called: [], harmful: [] },
+        { ms: Date.now(), called: null, harmful: [] },
+      ];
+      for (const [i, d] of decisions.entries()) {
+        await client.query(
+          `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index,
+             ts, offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
+             empty_palette_warnings, stage_errors, palette_id, selected, trace, warnings,
+             has_outcome, called, harmful_tools)
+           VALUES ('t', $1, 'run-1', 'action', 'observe', $2, 0, $3, 3, 1, 2, 40, 0, 0, 0,
+                   (SELECT id FROM palettes), '{a}', '[]', '[]', $4, $5, $6)`,
+          [`d-${i}`, i, new Date(d.ms), d.called !== null, d.called ?? [], d.harmful],
+        );
+      }
+      const snapshot = async () =>
+        (
+          await client.query(
+            `SELECT md5(string_agg((to_jsonb(d) - 'has_outcome' - 'called' - 'harmful_tools')::text,
+                                   '|' ORDER BY id)) AS rows,
+                    count(*)::int AS n
+               FROM decisions d`,
+          )
+        ).rows[0];
+      const before = await snapshot();
+
+      await restore(dir, DECISION_OUTCOMES);
+      await migrate(url, { dir });
+      expect(await snapshot()).toEqual(before);
+      const columns = await client.query(
+        `SELECT count(*)::int AS n FROM information_schema.columns
+          WHERE table_name LIKE 'decisions%'
+            AND column_name IN ('has_outcome', 'called', 'harmful_tools')`,
+      );
+      expect(columns.rows[0].n).toBe(0);
+      const moved = await client.query(
+        `SELECT event_id, has_outcome, called, harmful_tools FROM ${DECISIONS_WITH_OUTCOMES} d
+          ORDER BY iteration`,
+      );
+      expect(moved.rows).toEqual(
+        decisions.map((d, i) => ({
+          event_id: `d-${i}`,
+          has_outcome: d.called !== null,
+          called: d.called ?? [],
+          harmful_tools: d.harmful,
+        })),
+      );
+      // Each outcome row lies in the week partition of its decision (2001: the default one).
+      const placed = await client.query(
+        `SELECT d.event_id, replace(j.tableoid::regclass::text, 'decision_outcomes', '') AS outcome_part,
+                replace(d.tableoid::regclass::text, 'decisions', '') AS decision_part
+           FROM decisions d
+           JOIN decision_outcomes j ON j.tenant_id = d.tenant_id AND j.decision_id = d.id AND j.ts = d.ts
+          ORDER BY d.iteration`,
+      );
+      expect(placed.rows).toHaveLength(4);
+      for (const row of placed.rows) expect(row.outcome_part).toBe(row.decision_part);
+      expect(placed.rows.map((row) => row.outcome_part)).toContain("_default");
+
+      // The waiting decision joins its outcome on the migrated database, and a new pair sent
+      // together is stored joined.
+      const app = await startAppServer({ databaseUrl: url });
+      try {
+        const batch = [
+          outcomeEvent({ run_id: "run-1", iteration: 4, called: ["c"], tenant_id: "t" }),
+          decisionEvent({ run_id: "run-1", iteration: 5, tenant_id: "t" }),
+          outcomeEvent({ run_id: "run-1", iteration: 5, called: [], tenant_id: "t" }),
+        ];
+        expect((await postBatch(app.baseUrl, key, batch)).status).toBe(200);
+      } finally {
+        await app.stop();
+      }
+      const joined = await client.query(
+        `SELECT iteration, has_outcome, called, harmful_tools FROM ${DECISIONS_WITH_OUTCOMES} d
+          WHERE iteration >= 4 ORDER BY iteration`,
+      );
+      expect(joined.rows).toEqual([
+        { iteration: 4, has_outcome: true, called: ["c"], harmful_tools: ["c"] },
+        { iteration: 5, has_outcome: true, called: [], harmful_tools: [] },
+      ]);
     } finally {
       await client.end();
     }

@@ -5,6 +5,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { offeredOf } from "@/lib/ingest/palettes";
 import { storeSpans } from "@/lib/otlp/store";
 import type { OtlpSpan } from "@/lib/otlp/types";
@@ -111,7 +112,7 @@ async function snapshot(t: string): Promise<Snapshot> {
     decisions: await q(
       `SELECT event_id, run_id, role, mode, iteration, turn_hop_index, ts, ${offeredOf("decisions")} AS offered, selected,
               dropped_tokens, model, agent, has_outcome, called, harmful_tools
-         FROM decisions WHERE tenant_id = $1 ORDER BY event_id`,
+         FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE tenant_id = $1 ORDER BY event_id`,
     ),
     outcomes: await q(
       `SELECT event_id, run_id, role, iteration, ts, called, joined

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { startRoutelensTracing } from "@/examples/otel/ai-sdk-tracing";
 import { routelensMiddleware } from "@/examples/otel/routed-agent";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { offeredOf } from "@/lib/ingest/palettes";
 import { createApiKey } from "@/lib/keys";
 import { joinToolRuns } from "@/lib/otlp/join-tool-runs";
@@ -96,7 +97,7 @@ interface StoredDecision {
 async function storedRun(runId: string, tenantId = tenant) {
   const decisions = await db.query<StoredDecision>(
     `SELECT event_id, mode, role, iteration, ${offeredOf("decisions")} AS offered, selected, called, has_outcome
-       FROM decisions WHERE tenant_id = $1 AND run_id = $2 ORDER BY iteration`,
+       FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE tenant_id = $1 AND run_id = $2 ORDER BY iteration`,
     [tenantId, runId],
   );
   const spans = await db.query<{
@@ -385,7 +386,7 @@ describe("the README's set-ups", () => {
     await provider.shutdown();
 
     const { rows } = await db.query<{ run_id: string; iteration: number; called: string[] }>(
-      `SELECT run_id, iteration, called FROM decisions
+      `SELECT run_id, iteration, called FROM ${DECISIONS_WITH_OUTCOMES} d
         WHERE tenant_id = $1 AND role = 'support-agent' AND model = 'mock-model-2'
         ORDER BY run_id, iteration`,
       [tenant],
@@ -488,7 +489,8 @@ describe("routed agents: routelens.* attributes written by recordRouteTurn", () 
       called, harmful_tools`;
     const read = (tenantId: string) =>
       db.query(
-        `SELECT ${columns} FROM decisions WHERE tenant_id = $1 AND run_id = $2 ORDER BY iteration`,
+        `SELECT ${columns} FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
+          WHERE tenant_id = $1 AND run_id = $2 ORDER BY iteration`,
         [tenantId, run.traceId],
       );
     const viaOtlp = (await read(tenant)).rows;

@@ -12,6 +12,7 @@ import { type Period, resolveTimeRange, type TimeRange } from "@/lib/dashboard/t
 import type { MetricTotals } from "@/lib/dashboard/types";
 import { sumMetricsByBucket, sumOverviewTotals } from "@/lib/db/queries/overview";
 import type { RollupFilter } from "@/lib/db/queries/rollup";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { createApiKey } from "@/lib/keys";
 import { RANGE_PRESETS } from "@/lib/schemas/dashboard";
 import type { ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events";
@@ -115,7 +116,7 @@ async function rawTotals(filter: RollupFilter, period: Period): Promise<MetricTo
             coalesce(sum(empty_palette_warnings), 0)::int AS "emptyPaletteWarnings",
             coalesce(sum(stage_errors), 0)::int AS "stageErrors",
             coalesce(sum(cardinality(harmful_tools)), 0)::int AS "harmfulDrops"
-       FROM decisions
+       FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
       WHERE tenant_id = $1 AND ts >= $2 AND ts < $3
         AND ($4::text IS NULL OR role = $4) AND ($5::text IS NULL OR mode = $5)`,
     [filter.tenant, period.from, period.to, filter.role ?? null, filter.mode ?? null],

@@ -38,7 +38,12 @@ async function partitionsOf(tenant: string): Promise<Record<string, string>> {
   const { rows } = await db.query<{ event_id: string; part: string }>(
     `SELECT event_id, tableoid::regclass::text AS part FROM decisions WHERE tenant_id = $1
      UNION ALL
-     SELECT event_id, tableoid::regclass::text FROM outcomes WHERE tenant_id = $1`,
+     SELECT event_id, tableoid::regclass::text FROM outcomes WHERE tenant_id = $1
+     UNION ALL
+     SELECT d.event_id || ' joined', j.tableoid::regclass::text
+       FROM decision_outcomes j
+       JOIN decisions d ON d.tenant_id = j.tenant_id AND d.id = j.decision_id AND d.ts = j.ts
+      WHERE j.tenant_id = $1`,
     [tenant],
   );
   return Object.fromEntries(rows.map((r) => [r.event_id, r.part]));
@@ -52,6 +57,7 @@ describe("time partitions", () => {
     for (const offset of [-28, -7, 0, 7, 14]) {
       expect(names.has(weekName("decisions", Date.now() + offset * DAY))).toBe(true);
       expect(names.has(weekName("outcomes", Date.now() + offset * DAY))).toBe(true);
+      expect(names.has(weekName("decision_outcomes", Date.now() + offset * DAY))).toBe(true);
     }
     expect(names.has("decisions_default")).toBe(true);
     const created = await Promise.all(
@@ -63,9 +69,11 @@ describe("time partitions", () => {
         ),
       ),
     );
-    expect(created.sort()).toEqual([0, 0, 0, 2]);
+    expect(created.sort()).toEqual([0, 0, 0, 3]);
+    const later = Date.now() + 40 * DAY;
     await db.query(
-      `DROP TABLE ${weekName("decisions", Date.now() + 40 * DAY)}, ${weekName("outcomes", Date.now() + 40 * DAY)}`,
+      `DROP TABLE ${weekName("decisions", later)}, ${weekName("outcomes", later)},
+                  ${weekName("decision_outcomes", later)}`,
     );
   });
 
@@ -109,6 +117,11 @@ describe("time partitions", () => {
       [`${tenant}-tomorrow-outcome`]: weekName("outcomes", times.tomorrow),
       [`${tenant}-longAgo`]: "decisions_default",
       [`${tenant}-longAgo-outcome`]: "outcomes_default",
+      // Each decision's joined outcome lies in its decision's week.
+      [`${tenant}-now joined`]: weekName("decision_outcomes", times.now),
+      [`${tenant}-weeksAgo joined`]: weekName("decision_outcomes", times.weeksAgo),
+      [`${tenant}-tomorrow joined`]: weekName("decision_outcomes", times.tomorrow),
+      [`${tenant}-longAgo joined`]: "decision_outcomes_default",
     });
 
     const stored = async () =>
@@ -116,12 +129,13 @@ describe("time partitions", () => {
         await db.query(
           `SELECT (SELECT count(*)::int FROM decisions WHERE tenant_id = $1) AS decisions,
                   (SELECT count(*)::int FROM outcomes WHERE tenant_id = $1) AS outcomes,
+                  (SELECT count(*)::int FROM decision_outcomes WHERE tenant_id = $1) AS joined,
                   (SELECT count(*)::int FROM event_ids WHERE tenant_id = $1) AS ids,
                   (SELECT sum(decisions)::int FROM rollup_hour WHERE tenant_id = $1) AS counted`,
           [tenant],
         )
       ).rows[0];
-    expect(await stored()).toEqual({ decisions: 4, outcomes: 4, ids: 8, counted: 4 });
+    expect(await stored()).toEqual({ decisions: 4, outcomes: 4, joined: 4, ids: 8, counted: 4 });
 
     // The same events again, concurrently, and the same ids with other timestamps.
     const shifted = events.map((e) => ({
@@ -138,29 +152,34 @@ describe("time partitions", () => {
       const { successes } = await response.json();
       expect(successes.map((s: { status: number }) => s.status)).toEqual(events.map(() => 200));
     }
-    expect(await stored()).toEqual({ decisions: 4, outcomes: 4, ids: 8, counted: 4 });
+    expect(await stored()).toEqual({ decisions: 4, outcomes: 4, joined: 4, ids: 8, counted: 4 });
 
     // A week partition created for the default partition's rows takes them over.
     expect(
       await createWeekPartitions(getPool(), new Date(times.longAgo), new Date(times.longAgo)),
-    ).toBe(2);
+    ).toBe(3);
     expect(await partitionsOf(tenant)).toMatchObject({
       [`${tenant}-longAgo`]: weekName("decisions", times.longAgo),
       [`${tenant}-longAgo-outcome`]: weekName("outcomes", times.longAgo),
+      [`${tenant}-longAgo joined`]: weekName("decision_outcomes", times.longAgo),
     });
     expect((await postBatch(baseUrl, key, events)).status).toBe(200);
-    expect(await stored()).toEqual({ decisions: 4, outcomes: 4, ids: 8, counted: 4 });
+    expect(await stored()).toEqual({ decisions: 4, outcomes: 4, joined: 4, ids: 8, counted: 4 });
 
     // Retention drops that week whole.
     const result = await pruneOlderThan(getPool(), new Date(Date.UTC(2002, 0, 1)));
     expect(result.decisions).toBeGreaterThanOrEqual(1);
-    const gone = await db.query<{ d: string | null; o: string | null }>(
-      "SELECT to_regclass($1) AS d, to_regclass($2) AS o",
-      [weekName("decisions", times.longAgo), weekName("outcomes", times.longAgo)],
+    const gone = await db.query<{ d: string | null; o: string | null; j: string | null }>(
+      "SELECT to_regclass($1) AS d, to_regclass($2) AS o, to_regclass($3) AS j",
+      [
+        weekName("decisions", times.longAgo),
+        weekName("outcomes", times.longAgo),
+        weekName("decision_outcomes", times.longAgo),
+      ],
     );
-    expect(gone.rows[0]).toEqual({ d: null, o: null });
+    expect(gone.rows[0]).toEqual({ d: null, o: null, j: null });
     // Its rollup hour went with it.
-    expect(await stored()).toEqual({ decisions: 3, outcomes: 3, ids: 6, counted: 3 });
+    expect(await stored()).toEqual({ decisions: 3, outcomes: 3, joined: 3, ids: 6, counted: 3 });
     await deleteTenantRows(db, tenant);
   });
 

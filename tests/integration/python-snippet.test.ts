@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it, type TestContext } from "vitest";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { createApiKey } from "@/lib/keys";
 
 const DOC = readFileSync("docs/send-your-first-event.md", "utf8");
@@ -45,7 +46,7 @@ async function storedFor(tenant: string) {
     const { rows } = await client.query<{ decisions: number; joined: number; harmful: number }>(
       `SELECT count(*)::int AS decisions, sum(has_outcome::int)::int AS joined,
               sum(cardinality(harmful_tools))::int AS harmful
-         FROM decisions WHERE tenant_id = $1`,
+         FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE tenant_id = $1`,
       [tenant],
     );
     return rows[0];

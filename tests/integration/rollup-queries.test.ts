@@ -34,6 +34,7 @@ import {
 } from "@/lib/db/queries/rollup";
 import { SqlParams, whereClause } from "@/lib/db/queries/sql";
 import { listHarmfulDropHours } from "@/lib/db/queries/tools";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { offeredOf } from "@/lib/ingest/palettes";
 import { createApiKey } from "@/lib/keys";
 import type { RoutingMode, ToolRoutingDecision } from "@/lib/schemas/events";
@@ -122,7 +123,7 @@ async function rawTotals(filter: RollupFilter, from: Date, to: Date): Promise<To
             coalesce(sum(offered_count), 0) AS "offeredTools",
             coalesce(sum(selected_count), 0) AS "selectedTools",
             coalesce(sum(cardinality(harmful_tools)), 0) AS "harmfulDrops"
-       FROM decisions WHERE ${where.join(" AND ")}`,
+       FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE ${where.join(" AND ")}`,
     values,
   );
   return rows[0] as Totals;
@@ -485,7 +486,7 @@ describe("views' queries on the helper", () => {
     }>(
       `SELECT h.tool AS "tool", count(*) AS "harmfulDrops",
               max(date_trunc('hour', d.ts, 'UTC')) AS "lastHarmfulHour"
-         FROM decisions d CROSS JOIN LATERAL unnest(d.harmful_tools) AS h(tool)
+         FROM ${DECISIONS_WITH_OUTCOMES} d CROSS JOIN LATERAL unnest(d.harmful_tools) AS h(tool)
         WHERE d.ts >= $1 AND d.ts < $2 AND d.tenant_id = $3 AND d.mode = 'observe'
         GROUP BY h.tool`,
       [hours.from, hours.to, filter.tenant],
@@ -508,7 +509,7 @@ describe("views' queries on the helper", () => {
     expect(examples.length).toBeGreaterThan(0);
     for (const example of examples) {
       const { rows } = await getPool().query<{ harmful: boolean }>(
-        `SELECT $4 = ANY(harmful_tools) AND mode = 'observe' AS "harmful" FROM decisions
+        `SELECT $4 = ANY(harmful_tools) AND mode = 'observe' AS "harmful" FROM ${DECISIONS_WITH_OUTCOMES} d
           WHERE tenant_id = $1 AND run_id = $2 AND iteration = $3`,
         [example.tenantId, example.runId, example.iteration, first.tool],
       );

@@ -16,6 +16,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { createApiKey } from "@/lib/keys";
 import type { ToolCallOutcome, ToolRoutingDecision } from "@/lib/schemas/events";
 import { decisionEvent, outcomeFor, stageRecord } from "@/lib/telemetry/events";
@@ -212,7 +213,8 @@ describe("several server processes on one database", () => {
     }>(
       `SELECT (SELECT count(*)::int FROM decisions WHERE tenant_id = $1) AS decisions,
               (SELECT count(DISTINCT event_id)::int FROM decisions WHERE tenant_id = $1) AS distinct_decisions,
-              (SELECT count(*)::int FROM decisions WHERE tenant_id = $1 AND has_outcome) AS with_outcome,
+              (SELECT count(*)::int FROM ${DECISIONS_WITH_OUTCOMES} d
+                WHERE tenant_id = $1 AND has_outcome) AS with_outcome,
               (SELECT count(*)::int FROM outcomes WHERE tenant_id = $1) AS outcomes,
               (SELECT count(*)::int FROM outcomes WHERE tenant_id = $1 AND joined) AS joined`,
       [tenant],

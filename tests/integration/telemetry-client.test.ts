@@ -7,6 +7,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { migrate } from "@/lib/db/migrate";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { setTenantLimits } from "@/lib/ingest/limit-settings";
 import { createApiKey } from "@/lib/keys";
 import type { TelemetryEvent } from "@/lib/schemas/events";
@@ -46,7 +47,8 @@ async function countRows(url: string, tenant: string) {
     }>(
       `SELECT (SELECT count(*)::int FROM decisions WHERE tenant_id = $1) AS decisions,
               (SELECT count(*)::int FROM outcomes WHERE tenant_id = $1) AS outcomes,
-              (SELECT count(*)::int FROM decisions WHERE tenant_id = $1 AND has_outcome) AS joined,
+              (SELECT count(*)::int FROM ${DECISIONS_WITH_OUTCOMES} d
+                WHERE tenant_id = $1 AND has_outcome) AS joined,
               (SELECT coalesce(sum(decisions), 0)::int FROM rollup_hour WHERE tenant_id = $1) AS rolled`,
       [tenant],
     );

@@ -1,7 +1,7 @@
 /**
- * Every statement that reads or changes one run's raw rows (decisions, outcomes, otel_spans)
- * names its tenant, so that on a database distributed by tenant_id (docs/SCALE-OUT.md) it is
- * routed to the one shard holding that tenant.
+ * Every statement that reads or changes one run's raw rows (decisions, outcomes,
+ * decision_outcomes, otel_spans) names its tenant, so that on a database distributed by
+ * tenant_id (docs/SCALE-OUT.md) it is routed to the one shard holding that tenant.
  *
  * The code under test runs for real against PostgreSQL — ingest, the OTLP store, the run trace
  * and its CSV download, the backtest's reads — while every statement it sends through `pg` is
@@ -43,10 +43,11 @@ import { type PlanNode, partitionRoots } from "../support/plans";
 import { startRecording, stopRecording } from "../support/statement-recorder";
 import { deleteTenantRows } from "../support/tenant-rows";
 
-const RAW_TABLES = ["decisions", "outcomes", "otel_spans"] as const;
+const RAW_TABLES = ["decisions", "outcomes", "decision_outcomes", "otel_spans"] as const;
 const RAW = new Set<string>(RAW_TABLES);
 /** A statement that names a raw table as a relation (not a column such as `r.outcomes`). */
-const READS_RAW = /\b(?:FROM|JOIN|UPDATE|INTO)\s+(?:ONLY\s+)?(?:decisions|outcomes|otel_spans)\b/i;
+const READS_RAW =
+  /\b(?:FROM|JOIN|UPDATE|INTO)\s+(?:ONLY\s+)?(?:decisions|outcomes|decision_outcomes|otel_spans)\b/i;
 
 const suffix = Date.now().toString(36);
 const TENANT = `routed-${suffix}`;
@@ -373,8 +374,9 @@ describe("statements that read one run's raw rows", () => {
       new Set(explained.filter((e) => e.statement.phase === p).flatMap((e) => e.scans));
     const tablesOf = (p: Phase) => [...new Set([...read(p)].map((s) => s.relation))].sort();
     expect(tablesOf("read")).toEqual([...RAW_TABLES].sort());
-    expect(tablesOf("otlp")).toEqual([...RAW_TABLES].sort());
-    expect(tablesOf("ingest")).toEqual(["decisions", "outcomes"]);
+    // The OTLP store and ingest write outcome rows (`decision_outcomes`); ingest also reads them.
+    expect(tablesOf("otlp")).toEqual(["decisions", "otel_spans", "outcomes"]);
+    expect(tablesOf("ingest")).toEqual(["decision_outcomes", "decisions", "outcomes"]);
     // Every run-trace and backtest read above sends at least one statement.
     expect(explained.filter((e) => e.statement.phase === "read").length).toBeGreaterThanOrEqual(10);
   });
@@ -407,6 +409,8 @@ describe("statements that read one run's raw rows", () => {
 const EXERCISED = [
   "lib/db/queries/backtest-job.ts",
   "lib/db/queries/run-trace.ts",
+  // SQL fragments, run by the run trace, the backtest's reads and ingest above.
+  "lib/ingest/decision-outcomes.ts",
   "lib/ingest/store-transaction.ts",
   "lib/otlp/store.ts",
 ];
@@ -431,7 +435,8 @@ function sourceFiles(dir: string): string[] {
 describe("modules with SQL on raw tables", () => {
   it("are all exercised above, or listed as reading across runs", () => {
     const root = process.cwd();
-    const sql = /\b(?:FROM|JOIN|UPDATE|INTO)\s+(?:ONLY\s+)?(?:decisions|outcomes|otel_spans)\b/;
+    // A raw table named in the SQL, or read through the decisions with their outcomes.
+    const sql = new RegExp(`${READS_RAW.source}|\\bDECISIONS_WITH_OUTCOMES\\b`, "i");
     const found = ["lib", "app"]
       .flatMap((dir) => sourceFiles(path.join(root, dir)))
       .filter((file) => sql.test(readFileSync(file, "utf8")))

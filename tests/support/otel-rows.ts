@@ -81,13 +81,13 @@ export async function insertUnroutedRun(db: pg.Pool | pg.Client, run: SeededRun)
       );
     }
     const called = call.called ?? [];
-    await db.query(
+    const decision = await db.query<{ id: string }>(
       `INSERT INTO decisions (tenant_id, event_id, run_id, role, mode, iteration, turn_hop_index, ts,
          offered_count, selected_count, dropped_count, dropped_tokens, reinstatements,
-         empty_palette_warnings, stage_errors, model, agent, offered, selected, trace,
-         warnings, has_outcome, called)
+         empty_palette_warnings, stage_errors, model, agent, offered, selected, trace, warnings)
        VALUES ($1, $2, $3, $4, 'off', $5, $5, $6, $7, $7, 0, 0, 0, 0, 0, 'mock-model', $4,
-         $8, $8, '[]', '[]', $9, $10)`,
+         $8, $8, '[]', '[]')
+       RETURNING id`,
       [
         run.tenant,
         `otel:${traceId}:${spanId}`,
@@ -97,10 +97,15 @@ export async function insertUnroutedRun(db: pg.Pool | pg.Client, run: SeededRun)
         ts,
         call.offered.length,
         call.offered,
-        call.called !== null,
-        called,
       ],
     );
+    if (call.called !== null) {
+      await db.query(
+        `INSERT INTO decision_outcomes (tenant_id, decision_id, ts, called, harmful_tools)
+         VALUES ($1, $2, $3, $4, '{}')`,
+        [run.tenant, decision.rows[0]?.id, ts, called],
+      );
+    }
     if (call.called !== null) {
       await db.query(
         `INSERT INTO outcomes (tenant_id, event_id, run_id, role, iteration, ts, called, joined)

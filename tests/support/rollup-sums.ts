@@ -7,6 +7,7 @@
  * of addition.
  */
 import type pg from "pg";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { offeredOf } from "@/lib/ingest/palettes";
 
 const BUCKET_ROLLUP_MEASURES = `
@@ -37,7 +38,7 @@ function rollupQuery(table: keyof typeof ROLLUP_UNITS): string {
   return `
     SELECT role, mode, config_version, date_trunc('${unit}', ts AT TIME ZONE 'UTC') AS bucket,
            ${BUCKET_ROLLUP_MEASURES}
-      FROM decisions WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4`;
+      FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE tenant_id = $1 GROUP BY 1, 2, 3, 4`;
 }
 
 const STORED = (table: string) =>
@@ -51,27 +52,27 @@ const toolsRaw = (unit: "hour" | "day") => `
          sum(harmful)::bigint AS harmful_drops, sum(unused)::bigint AS unused_offers
     FROM (
       SELECT d.role, d.mode, d.ts, t.tool, 1 AS offered, 0 AS selected, 0 AS dropped, 0 AS called, 0 AS harmful, 0 AS unused
-        FROM decisions d, LATERAL (SELECT DISTINCT unnest(${offeredOf("d")}) AS tool) t WHERE d.tenant_id = $1
+        FROM ${DECISIONS_WITH_OUTCOMES} d, LATERAL (SELECT DISTINCT unnest(${offeredOf("d")}) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 1, 0, 0, 0, 0
-        FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.selected) AS tool) t WHERE d.tenant_id = $1
+        FROM ${DECISIONS_WITH_OUTCOMES} d, LATERAL (SELECT DISTINCT unnest(d.selected) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 1, 0, 0, 0
-        FROM decisions d,
+        FROM ${DECISIONS_WITH_OUTCOMES} d,
              LATERAL (SELECT DISTINCT o AS tool FROM unnest(${offeredOf("d")}) AS o WHERE o <> ALL(d.selected)) t
        WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 1, 0, 0
-        FROM decisions d, LATERAL (SELECT DISTINCT unnest(d.called) AS tool) t
+        FROM ${DECISIONS_WITH_OUTCOMES} d, LATERAL (SELECT DISTINCT unnest(d.called) AS tool) t
        WHERE d.tenant_id = $1 AND d.has_outcome
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 0, 1, 0
-        FROM decisions d, LATERAL unnest(d.harmful_tools) AS t(tool) WHERE d.tenant_id = $1
+        FROM ${DECISIONS_WITH_OUTCOMES} d, LATERAL unnest(d.harmful_tools) AS t(tool) WHERE d.tenant_id = $1
       UNION ALL
       -- Unused offers: a tool in front of the model (selected in enforce, offered otherwise)
       -- that a decision with an outcome did not call.
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 0, 0, 1
-        FROM decisions d,
+        FROM ${DECISIONS_WITH_OUTCOMES} d,
              LATERAL (SELECT DISTINCT unnest(CASE WHEN d.mode = 'enforce' THEN d.selected ELSE ${offeredOf("d")} END) AS tool) t
        WHERE d.tenant_id = $1 AND d.has_outcome AND NOT (t.tool = ANY(d.called))
     ) per_tool
@@ -90,7 +91,7 @@ const RUNS_RAW = `
          sum(empty_palette_warnings)::bigint AS empty_palette_warnings,
          sum(stage_errors)::bigint AS stage_errors,
          sum(cardinality(harmful_tools))::bigint AS harmful_drops
-    FROM decisions WHERE tenant_id = $1 GROUP BY run_id`;
+    FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE tenant_id = $1 GROUP BY run_id`;
 
 const RUNS_STORED = `
   SELECT run_id, first_seen, last_seen, decisions::bigint, max_iteration, roles, modes,

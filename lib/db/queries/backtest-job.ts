@@ -8,6 +8,7 @@ import type pg from "pg";
 import { type RecordedDecision, TRACE_TEXTS, UNREAD_TRACE } from "@/lib/backtest/replay";
 import type { BacktestResult, BacktestState, ToolSizeEstimate } from "@/lib/backtest/types";
 import { getPool } from "@/lib/db/client";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 
 /** The keyset position after the last committed decision: (ts, id), ascending. */
 export interface Cursor {
@@ -346,7 +347,7 @@ export async function readDecisions(
   }
   const { rows } = await connection.query<DecisionRow>(
     `SELECT ${decisionColumns(REPLAY_TRACE)}
-       FROM decisions ${STORED_TRACE}
+       FROM ${DECISIONS_WITH_OUTCOMES} AS decisions ${STORED_TRACE}
       WHERE ${conditions.join(" AND ")}
       ORDER BY ts, id
       LIMIT $4`,
@@ -366,7 +367,7 @@ export async function readRecordedDecision(
   iteration: number,
 ): Promise<RecordedDecision | null> {
   const { rows } = await getPool().query<DecisionRow>(
-    `SELECT ${decisionColumns("trace::text")} FROM decisions
+    `SELECT ${decisionColumns("trace::text")} FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
       WHERE tenant_id = $1 AND run_id = $2 AND iteration = $3
       ORDER BY id LIMIT 1`,
     [tenantId, runId, iteration],

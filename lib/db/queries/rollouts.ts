@@ -230,9 +230,9 @@ async function lastHarmfulHours(
 /**
  * Up to `perTarget` decisions in which each target tool was a harmful drop, newest first, looked
  * up only inside the target's hour: the hour's decisions with any harmful drop come from
- * `decisions_harmful_ts_idx` (a tool is harmful in about one decision of a thousand, so the
- * whole hour would be read for three), and the tool, tenant, role and mode are checked on
- * those rows. `OFFSET 0` keeps the planner from intersecting the hour with the tenant's whole
+ * `decision_outcomes_harmful_ts_idx` (a tool is harmful in about one decision of a thousand, so
+ * the whole hour would be read for three), each with its decision by the decision's primary
+ * key, and the tool, tenant, role and mode are checked on those rows. `OFFSET 0` keeps the planner from intersecting the hour with the tenant's whole
  * index range.
  */
 export async function listHarmfulDropExamples(
@@ -257,12 +257,14 @@ export async function listHarmfulDropExamples(
        FROM unnest(${tools}::text[], ${hours}::timestamptz[]) WITH ORDINALITY AS t(tool, hour, position)
       CROSS JOIN LATERAL (
         SELECT c.tenant_id, c.run_id, c.iteration, c.ts
-          FROM (SELECT d.tenant_id, d.run_id, d.iteration, d.ts, d.role, d.mode, d.harmful_tools
-                  FROM decisions d
-                 WHERE d.ts >= greatest(t.hour, ${from}::timestamptz)
-                   AND d.ts < least(t.hour + INTERVAL '1 hour', ${to}::timestamptz)
-                   AND d.harmful_tools <> '{}'::text[]
-                 ORDER BY d.ts DESC
+          FROM (SELECT d.tenant_id, d.run_id, d.iteration, d.ts, d.role, d.mode, j.harmful_tools
+                  FROM decision_outcomes j
+                  JOIN decisions d
+                    ON d.tenant_id = j.tenant_id AND d.id = j.decision_id AND d.ts = j.ts
+                 WHERE j.ts >= greatest(t.hour, ${from}::timestamptz)
+                   AND j.ts < least(t.hour + INTERVAL '1 hour', ${to}::timestamptz)
+                   AND j.harmful_tools <> '{}'::text[]
+                 ORDER BY j.ts DESC
                 OFFSET 0) c
          WHERE ${outer.join(" AND ")}
          LIMIT ${params.add(perTarget)}

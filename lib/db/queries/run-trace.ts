@@ -14,6 +14,7 @@ import type {
 } from "@/lib/dashboard/types";
 import { getPool } from "@/lib/db/client";
 import { expandTrace } from "@/lib/db/stored-trace";
+import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { droppedTools } from "@/lib/ingest/events";
 import { offeredOf } from "@/lib/ingest/palettes";
 
@@ -32,8 +33,8 @@ const DECISION_COLUMNS = `id, iteration, ts, role, mode, turn_hop_index AS "turn
   ${offeredOf("decisions")} AS offered, coalesce(selected, '{}') AS selected,
   dropped_tokens AS "droppedTokens",
   reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
-  stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome",
-  coalesce(called, '{}') AS called, coalesce(harmful_tools, '{}') AS "harmfulTools"`;
+  stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome", called,
+  harmful_tools AS "harmfulTools"`;
 
 function toDecisionRecord(row: RawDecision): DecisionRecord {
   return {
@@ -53,7 +54,7 @@ export async function listRunDecisions(
 ): Promise<DecisionRecord[]> {
   const { rows } = await getPool().query<RawDecision>(
     `SELECT ${DECISION_COLUMNS}
-       FROM decisions
+       FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
       WHERE tenant_id = $1 AND run_id = $2 ${page.issuesOnly ? `AND ${DECISION_HAS_ISSUES}` : ""}
       ORDER BY iteration, ts, id
      OFFSET $3 LIMIT $4`,
@@ -70,7 +71,7 @@ export async function getRunDecision(
 ): Promise<DecisionRecord | null> {
   const { rows } = await getPool().query<RawDecision>(
     `SELECT ${DECISION_COLUMNS}
-       FROM decisions
+       FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
       WHERE tenant_id = $1 AND run_id = $2 AND iteration = $3
       ORDER BY ts, id
       LIMIT 1`,
@@ -86,7 +87,7 @@ export async function countRunDecisionsWithIssues(
   runId: string,
 ): Promise<number> {
   const { rows } = await getPool().query<{ count: number }>(
-    `SELECT count(*) AS count FROM decisions
+    `SELECT count(*) AS count FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
       WHERE tenant_id = $1 AND run_id = $2 AND ${DECISION_HAS_ISSUES}`,
     [tenantId, runId],
   );
@@ -143,7 +144,8 @@ export async function listRunIssueMarks(
     `SELECT position, iteration, ${ISSUE_FLAG_NAMES.join(", ")}
        FROM (SELECT (row_number() OVER (ORDER BY iteration, ts, id) - 1)::int AS position,
                     iteration, ${ISSUE_FLAG_COLUMNS}
-               FROM decisions WHERE tenant_id = $1 AND run_id = $2) d
+               FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
+              WHERE tenant_id = $1 AND run_id = $2) d
       WHERE ${ISSUE_FLAG_NAMES.join(" OR ")}
       ORDER BY position
       LIMIT $3`,
@@ -275,9 +277,8 @@ export async function* listRunDecisionsInBatches(
               dropped_tokens AS "droppedTokens",
               reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
               stage_errors AS "stageErrors", has_outcome AS "hasOutcome",
-              to_json(coalesce(called, '{}')) AS called,
-              to_json(coalesce(harmful_tools, '{}')) AS "harmfulTools"
-         FROM decisions
+              to_json(called) AS called, to_json(harmful_tools) AS "harmfulTools"
+         FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
         WHERE tenant_id = $1 AND run_id = $2
           ${after ? "AND (iteration, ts, id) > ($4, $5::timestamptz, $6)" : ""}
         ORDER BY iteration, ts, id
