@@ -282,7 +282,7 @@ SELECT tenant_id, event_id, ts FROM outcomes WHERE ${IN_RANGE}`;
 const INSERT_RUNS = `
 INSERT INTO runs (tenant_id, run_id, first_seen, last_seen, decisions, max_iteration, roles, modes,
   dropped_tokens, reinstatements, empty_palette_warnings, stage_errors, harmful_drops)
-SELECT tenant_id, run_id, min(ts), max(ts), count(*), max(iteration),
+SELECT d.tenant_id, d.run_id, min(d.ts), max(d.ts), count(*), max(iteration),
        array_agg(DISTINCT role ORDER BY role), array_agg(DISTINCT mode ORDER BY mode),
        sum(dropped_tokens), sum(reinstatements), sum(empty_palette_warnings), sum(stage_errors),
        coalesce(sum(cardinality(h.harmful_tools)), 0)

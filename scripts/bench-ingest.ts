@@ -159,7 +159,8 @@ async function main() {
     const stored = await setup.query(
       `SELECT count(*)::int AS n,
               (SELECT sum(decisions)::int FROM rollup_hour WHERE tenant_id = 'bench') AS rolled,
-              (SELECT count(*)::int FROM outcomes WHERE tenant_id = 'bench' AND joined) AS joined
+              (SELECT count(*)::int FROM outcomes WHERE tenant_id = 'bench' AND joined) AS joined,
+              (SELECT count(*)::int FROM decision_outcomes WHERE tenant_id = 'bench') AS completed
          FROM decisions WHERE tenant_id = 'bench'`,
     );
     await app.stop();
@@ -204,7 +205,7 @@ async function main() {
       ],
       [
         "stored / in rollups",
-        `${stored.rows[0].n} / ${stored.rows[0].rolled} decisions${withOutcomes ? `, ${stored.rows[0].joined} outcomes joined` : ""}`,
+        `${stored.rows[0].n} / ${stored.rows[0].rolled} decisions${withOutcomes ? `, ${stored.rows[0].joined} outcomes joined to ${stored.rows[0].completed} decisions` : ""}`,
       ],
       ["load average (1, 5, 15 min)", `${loadAtStart} at the start, ${loadAtEnd} at the end`],
     ];

@@ -116,7 +116,10 @@ export function outcomeLine(r: OutcomeRow): string {
   );
 }
 
-/** The decision columns with `id`, for decisions whose ids were taken before (decision-outcomes.ts). */
+/**
+ * The decision columns with `id`: decisions are copied with the ids taken for them first
+ * (decision-outcomes.ts).
+ */
 export const NUMBERED_DECISION_COLUMNS = ["id", ...DECISION_COLUMNS] as const;
 
 /** One numbered decision's COPY line, columns in the order of NUMBERED_DECISION_COLUMNS. */

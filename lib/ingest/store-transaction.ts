@@ -323,8 +323,8 @@ const joinKey = (row: { tenant_id: string; run_id: string; iteration: number }) 
  * The result is the one the SQL join (`joinOutcomes`) would store. At a key where the new
  * rows hold a decision and an outcome, and nothing stored at the key waits (no outcome waiting
  * to be joined, no decision waiting for its outcome: `blocked` tells), every new decision of
- * the key is joined to the key's first new outcome in the order of the batch — the order COPY
- * numbers them in — and that outcome is marked joined. Such keys are `settled`: the SQL join
+ * the key is joined to the key's first new outcome in the order of the batch — the order their
+ * ids were taken in — and that outcome is marked joined. Such keys are `settled`: the SQL join
  * skips them. `joinedOf` gives each decision joined here as the SQL join would return it.
  */
 function joinHere(
