@@ -149,13 +149,17 @@ async function fillRawTables(client: pg.Client, tenant: string, rows: number): P
   );
 }
 
+type Statistics = "none" | "none, few rows" | "before the tenant";
+
 /**
  * A database of the same schema with rows in every raw table and statistics that mislead:
- * none at all (`"none"`), or statistics taken while the raw tables held 2,000 rows of another
- * tenant, before 100,000 of the recorded statements' tenant arrived (`"before the tenant"`): a
- * tenant's first hours in a week's partition, before autovacuum analyses it again.
+ * none at all, with 100,000 rows (`"none"`) or 20,000 (`"none, few rows"`: a week's partition
+ * in its first minute, before autovacuum first analyses it), or statistics taken while the raw
+ * tables held 2,000 rows of another tenant, before 100,000 of the recorded statements' tenant
+ * arrived (`"before the tenant"`): a tenant's first hours in a week's partition, before
+ * autovacuum analyses it again.
  */
-async function plannerDatabase(statistics: "none" | "before the tenant"): Promise<TestDatabase> {
+async function plannerDatabase(statistics: Statistics): Promise<TestDatabase> {
   const database = await createTestDatabase("lookups");
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
@@ -171,6 +175,8 @@ async function plannerDatabase(statistics: "none" | "before the tenant"): Promis
     }
     if (statistics === "none") {
       await fillRawTables(client, "stored", STORED_ROWS);
+    } else if (statistics === "none, few rows") {
+      await fillRawTables(client, "stored", 20_000);
     } else {
       await fillRawTables(client, "stored", 2_000);
       for (const { name } of rows) await client.query(`ANALYZE ${name}`);
@@ -185,16 +191,17 @@ async function plannerDatabase(statistics: "none" | "before the tenant"): Promis
 /**
  * Every relation a plan reads through an index on `tenant_id` alone: each row of the tenant in
  * turn, which is no better than reading the table whole for a tenant that owns most of it.
+ * With `bitmaps`, bitmap heap scans too (their condition is the recheck condition).
  */
-function tenantWideIndexScans(node: PlanNode, out: PlanNode[] = []): PlanNode[] {
-  const condition = node["Index Cond"];
+function tenantWideIndexScans(node: PlanNode, bitmaps: boolean, out: PlanNode[] = []): PlanNode[] {
+  const condition = node["Index Cond"] ?? (bitmaps ? node["Recheck Cond"] : undefined);
   if (
     node["Relation Name"] &&
     typeof condition === "string" &&
     /^\(\(tenant_id\)::text = [^()]+\)$/.test(condition)
   )
     out.push(node);
-  for (const child of node.Plans ?? []) tenantWideIndexScans(child, out);
+  for (const child of node.Plans ?? []) tenantWideIndexScans(child, bitmaps, out);
   return out;
 }
 
@@ -209,7 +216,7 @@ interface Planner {
   database: TestDatabase;
   client: pg.Client;
 }
-const planners = new Map<"none" | "before the tenant", Planner>();
+const planners = new Map<Statistics, Planner>();
 let shared: pg.Client;
 
 beforeAll(async () => {
@@ -221,7 +228,7 @@ beforeAll(async () => {
   } finally {
     stopRecording();
   }
-  for (const statistics of ["none", "before the tenant"] as const) {
+  for (const statistics of ["none", "none, few rows", "before the tenant"] as const) {
     const database = await plannerDatabase(statistics);
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -274,7 +281,11 @@ const plannedGeneric = (statement: RecordedStatement) =>
  * whole, or reads a tenant's rows of one through an index on `tenant_id` alone (an empty
  * partition may be read any way).
  */
-async function badPlans(client: pg.Client, statements = recorded): Promise<string[]> {
+async function badPlans(
+  client: pg.Client,
+  statements = recorded,
+  { bitmaps = false } = {},
+): Promise<string[]> {
   const failures: string[] = [];
   for (const statement of readsOfStoredRows(statements)) {
     const generic = plannedGeneric(statement);
@@ -285,7 +296,7 @@ async function badPlans(client: pg.Client, statements = recorded): Promise<strin
     const plan = rows[0]?.["QUERY PLAN"][0]?.Plan;
     expect(plan).toBeDefined();
     const read = sequentialScans(plan as PlanNode);
-    const tenantWide = tenantWideIndexScans(plan as PlanNode);
+    const tenantWide = tenantWideIndexScans(plan as PlanNode, bitmaps);
     const relations = tenantWide.map((node) => node["Relation Name"] as string);
     const roots = await partitionRoots(client, [...read, ...relations]);
     const large = (name: string) => LARGE_TABLES.has(roots.get(name) ?? name);
@@ -296,7 +307,10 @@ async function badPlans(client: pg.Client, statements = recorded): Promise<strin
     }
     const byTenant = tenantWide.filter((node) => filled.has(node["Relation Name"] as string));
     if (byTenant.length > 0) {
-      const scans = byTenant.map((node) => `${node["Index Name"]} (${node["Index Cond"]})`);
+      const scans = byTenant.map(
+        (node) =>
+          `${node["Index Name"] ?? node["Relation Name"]} (${node["Index Cond"] ?? node["Recheck Cond"]})`,
+      );
       failures.push(`${scans.join(", ")} read by tenant alone by:\n${statement.text.trim()}`);
     }
   }
@@ -328,6 +342,16 @@ describe("ingest's reads on tables with misleading statistics", () => {
     // Never analysed: the planner guesses the table's size from its pages.
     expect(planned.rows[0]?.reltuples).toBe(-1);
     expect(await badPlans(client)).toEqual([]);
+  });
+
+  // With few rows and no statistics, PostgreSQL took the outcome join's probe of a run's
+  // decisions, written with `iteration = ANY(…)` as an index condition, for a bitmap walk of the
+  // tenant's rows through the primary key (docs/PERFORMANCE.md, "2026-12-06, later"). The OTLP
+  // store's statements still walk so there, and are left out here.
+  it("plans ingest's reads as index probes on a week partition never analysed that holds few rows", async () => {
+    const { client } = planners.get("none, few rows") as Planner;
+    const byIngest = recorded.slice(0, recordedByIngest);
+    expect(await badPlans(client, byIngest, { bitmaps: true })).toEqual([]);
   });
 
   // The OTLP store's reads of a trace's first LLM call and its renumbering of a run's
