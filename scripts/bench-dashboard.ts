@@ -25,7 +25,7 @@ import { createWeekPartitions } from "@/lib/db/partitions";
 import { runOrderColumns, runSortValueSql } from "@/lib/db/queries/runs-order";
 import { TENANT_TABLE_NAMES } from "@/lib/db/tenant-tables";
 import { DEMO_PROFILES } from "@/lib/demo/profiles";
-import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
+import { decisionsWithOutcomes } from "@/lib/ingest/decision-outcomes";
 import type { RunSortKey } from "@/lib/schemas/dashboard";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
@@ -271,6 +271,8 @@ SELECT $1, 'o-long-' || s.it, $2, ($4::text[])[1 + s.it % 4], s.it,
  * each (`loadDataSet`).
  */
 const IN_RANGE = "ts >= $1 AND ts < $2";
+/** The decisions of the range with their outcomes, both read by time. */
+const IN_RANGE_WITH_OUTCOMES = decisionsWithOutcomes({ from: "$1", to: "$2" });
 
 /** What ingest writes beside every stored event: its id (lib/ingest/event-ids.ts). */
 const INSERT_EVENT_IDS = `
@@ -320,7 +322,7 @@ SELECT g.tenant_id, g.role, g.mode, g.bucket, x.tool,
                reinstatements + 2 * empty_palette_warnings + 3 * stage_errors AS v,
                has_outcome, cardinality(called) AS calls, count(*) AS n,
                sum(dropped_tokens::float8 / nullif(dropped_count, 0)) AS t
-          FROM ${DECISIONS_WITH_OUTCOMES} AS decisions
+          FROM ${IN_RANGE_WITH_OUTCOMES} AS decisions
          WHERE ${IN_RANGE} GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) g
   JOIN bench_palettes p ON p.tenant = g.tenant_id AND p.oc = g.oc AND p.sc = g.sc AND p.v = g.v,
   LATERAL (SELECT o.tool, o.i <= g.sc AS kept,
@@ -497,7 +499,7 @@ async function loadDataSet(url: string, decisions: number): Promise<void> {
     // A day at a time: each day's outcome rows are hashed to join its decisions.
     await byTime(
       "filled rollup_minute",
-      insertRollupMinute(`WHERE ${IN_RANGE}`),
+      insertRollupMinute(`WHERE ${IN_RANGE}`, IN_RANGE_WITH_OUTCOMES),
       {},
       { daily: true },
     );

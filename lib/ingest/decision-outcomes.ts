@@ -51,15 +51,27 @@ export function insertDecisionOutcomesSql(rows: readonly DecisionOutcomeRow[]): 
 /**
  * The decisions with their outcome as three more columns — `has_outcome`, `called` and
  * `harmful_tools` (both empty without an outcome) — for reads, written
- * `FROM ${DECISIONS_WITH_OUTCOMES} AS d`. PostgreSQL flattens it into the query, so the query's
+ * `FROM ${decisionsWithOutcomes()} AS d`. PostgreSQL flattens it into the query, so the query's
  * conditions on the decision pick its rows and each one's outcome is found by its primary key.
+ * A read of a whole time range `[from, to)` (SQL expressions) names it here, so that the
+ * outcome rows are bounded by it too when PostgreSQL joins the two by hashing: it does not carry
+ * a range on `ts` from one side of the join to the other.
  */
-export const DECISIONS_WITH_OUTCOMES = `(
+export function decisionsWithOutcomes(during?: { from: string; to: string }): string {
+  const within = (alias: string) =>
+    during ? `${alias}.ts >= ${during.from} AND ${alias}.ts < ${during.to}` : "";
+  return `(
        SELECT d.*, j.decision_id IS NOT NULL AS has_outcome,
               coalesce(j.called, '{}') AS called, coalesce(j.harmful_tools, '{}') AS harmful_tools
          FROM decisions d
          LEFT JOIN decision_outcomes j
-           ON j.tenant_id = d.tenant_id AND j.decision_id = d.id AND j.ts = d.ts)`;
+           ON j.tenant_id = d.tenant_id AND j.decision_id = d.id AND j.ts = d.ts
+              ${during ? `AND ${within("j")}` : ""}
+        ${during ? `WHERE ${within("d")}` : ""})`;
+}
+
+/** `decisionsWithOutcomes()`, for reads by run or by key. */
+export const DECISIONS_WITH_OUTCOMES = decisionsWithOutcomes();
 
 /**
  * A condition true when the decision `d` has no outcome joined yet: one probe of the outcome

@@ -13,8 +13,11 @@ const ROLLUP_COLUMNS = `tenant_id, role, mode, config_version, bucket, decisions
   decisions_empty_palette, decisions_stage_error, outcomes, harmful_decisions, harmful_drops,
   zero_call_outcomes`;
 
-/** rollup_minute from the decisions `where` picks (every decision by default). */
-export const insertRollupMinute = (where = "") => `
+/**
+ * rollup_minute from the decisions `where` picks (every decision by default), read from
+ * `source` (the decisions with their outcomes; bounded by time when `where` is).
+ */
+export const insertRollupMinute = (where = "", source = DECISIONS_WITH_OUTCOMES) => `
 INSERT INTO rollup_minute (${ROLLUP_COLUMNS})
 SELECT tenant_id, role, mode, config_version, date_trunc('minute', ts), count(*),
        sum(dropped_tokens), sum(dropped_tokens::float8 ^ 2),
@@ -26,7 +29,7 @@ SELECT tenant_id, role, mode, config_version, date_trunc('minute', ts), count(*)
        count(*) FILTER (WHERE has_outcome AND cardinality(harmful_tools) > 0),
        coalesce(sum(cardinality(harmful_tools)), 0),
        count(*) FILTER (WHERE has_outcome AND cardinality(called) = 0)
-  FROM ${DECISIONS_WITH_OUTCOMES} AS decisions ${where} GROUP BY 1, 2, 3, 4, 5 ORDER BY 5`;
+  FROM ${source} AS decisions ${where} GROUP BY 1, 2, 3, 4, 5 ORDER BY 5`;
 
 export const INSERT_ROLLUP_MINUTE = insertRollupMinute();
 
