@@ -1,12 +1,12 @@
 /**
  * Time partitions of the raw tables (docs/PARTITIONS.md). `decisions`, `outcomes` and
  * `decision_outcomes` (a decision's outcome, dated by its decision) are partitioned by range of
- * `ts`, one partition per ISO week (Monday 00:00 UTC), named
- * `<table>_p<yyyymmdd>` after the week's Monday, plus `<table>_default` for any event of a week
- * without one. Every server process creates the partitions of the past four weeks and of the
- * next two at start and once a day (`routelens_create_week_partitions`, from the migration:
- * idempotent and safe with several processes at once), so ingest always finds the current
- * week's partition, and a backfill within the retention period finds its own.
+ * `ts`, one partition per ISO week (Monday 00:00 UTC), named `<table>_p<yyyymmdd>` after the
+ * week's Monday, plus `<table>_default` for any event of a week without one. Every server
+ * process creates the partitions of the past four weeks and of the next two at start and once
+ * a day (`routelens_create_week_partitions`, from the migration: idempotent and safe with
+ * several processes at once), so ingest always finds the current week's partition, and a
+ * backfill within the retention period finds its own.
  */
 import type pg from "pg";
 

@@ -232,8 +232,8 @@ async function lastHarmfulHours(
  * up only inside the target's hour: the hour's decisions with any harmful drop come from
  * `decision_outcomes_harmful_ts_idx` (a tool is harmful in about one decision of a thousand, so
  * the whole hour would be read for three), each with its decision by the decision's primary
- * key, and the tool, tenant, role and mode are checked on those rows. `OFFSET 0` keeps the planner from intersecting the hour with the tenant's whole
- * index range.
+ * key, and the tool, tenant, role and mode are checked on those rows. `OFFSET 0` keeps the
+ * planner from intersecting the hour with the tenant's whole index range.
  */
 export async function listHarmfulDropExamples(
   filter: RollupFilter,
