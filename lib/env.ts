@@ -73,12 +73,17 @@ const envSchema = z.object({
     .min(1, "must be at least 1 MiB")
     .max(1024, "must be at most 1024 MiB")
     .default(20),
+  // Ingest bodies parsed and their events checked in a thread of their own
+  // (lib/ingest/job-checker.ts), so that the server's main thread answers other requests,
+  // health checks and database replies meanwhile. false: in each request's thread (one thread
+  // and its heap fewer; docs/PERFORMANCE.md, "The checking thread", measures both).
+  ROUTELENS_INGEST_CHECK_THREAD: booleanFlag.default(true),
   // Ingest requests of one tenant parsed and checked at once per process
   // (lib/ingest/tenant-slots.ts); the tenant's further requests wait in its own line, never
-  // refused for it. One: checking is CPU on the server's one thread, so a second request of
-  // the same tenant checked at once finishes no sooner in all, it only doubles what every other
-  // request waits behind (docs/RELIABILITY.md, "Health connection, held 429s, ingest line per
-  // tenant").
+  // refused for it. One: checking is CPU on one thread (the checking thread's), so a second
+  // request of the same tenant checked at once finishes no sooner in all, it only doubles what
+  // every other request waits behind (docs/RELIABILITY.md, "Health connection, held 429s,
+  // ingest line per tenant").
   ROUTELENS_INGEST_TENANT_SLOTS: z.coerce
     .number({ error: "must be a whole number of requests" })
     .int("must be a whole number of requests")

@@ -16,9 +16,14 @@ import { IterationCard } from "./iteration-card";
 
 const HOSTILE_TOOL = '<b id="injected">bold</b>';
 
+/** A json column's COPY text read back as PostgreSQL reads it: `\N` is NULL, `\\` a backslash. */
+const fromCopyJson = (text: string): unknown =>
+  text === "\\N" ? null : JSON.parse(text.replaceAll("\\\\", "\\"));
+
 /** The decision as the trace page reads it back, joined to `outcome` when there is one. */
 function stored(event: ToolRoutingDecision, outcome?: ToolCallOutcome): DecisionRecord {
   const row = toDecisionRow("acme", event);
+  const [trace, warnings, intent] = row.documents.split("\t").map(fromCopyJson);
   const called = outcome?.called ?? [];
   return {
     id: 1,
@@ -31,7 +36,7 @@ function stored(event: ToolRoutingDecision, outcome?: ToolCallOutcome): Decision
     agent: row.agent,
     forcedChoice: row.forced_choice,
     configVersion: row.config_version,
-    intent: row.intent,
+    intent: intent as DecisionRecord["intent"],
     offered: row.offered,
     selected: row.selected,
     dropped: row.dropped,
@@ -39,9 +44,8 @@ function stored(event: ToolRoutingDecision, outcome?: ToolCallOutcome): Decision
     reinstatements: row.reinstatements,
     emptyPaletteWarnings: row.empty_palette_warnings,
     stageErrors: row.stage_errors,
-    // Through JSON, as PostgreSQL hands the column back.
-    trace: expandTrace(JSON.parse(JSON.stringify(row.trace)), row.offered),
-    warnings: row.warnings,
+    trace: expandTrace(trace as Parameters<typeof expandTrace>[0], row.offered),
+    warnings: warnings as DecisionRecord["warnings"],
     hasOutcome: outcome !== undefined,
     called,
     harmfulTools: called.filter((name) => row.dropped.includes(name)),

@@ -15,6 +15,7 @@ import { authenticateApiKey, hashApiKey, type IngestKey } from "@/lib/keys";
 import { resolveIngestLimits } from "@/lib/schemas/ingest-limits";
 import { AuthThrottle, clientAddress } from "./auth-throttle";
 import { BusyHolds } from "./busy-holds";
+import { nextTurn } from "./cpu-slice";
 import { defaultIngestLimits, type IngestCaller, IngestLimiter, type LimitRefusal } from "./limits";
 import {
   type BodyOptions,
@@ -111,13 +112,6 @@ export interface AdmittedRequest {
   yieldTurn(): Promise<void>;
 }
 
-/**
- * Longest synchronous slice of a request's checking (events, spans) before it yields a turn,
- * in ms. Some items cost far more than others (a refused event with 1,000-item lists), so
- * slices are timed rather than counted.
- */
-export const CPU_SLICE_MS = 5;
-
 /** True when the headers promise a short body: no compression and a short Content-Length. */
 function declaredShort(headers: Headers): boolean {
   const encoding = headers.get("content-encoding")?.trim().toLowerCase();
@@ -125,8 +119,6 @@ function declaredShort(headers: Headers): boolean {
   const length = headers.get("content-length");
   return length !== null && Number(length) <= SHORT_BODY_BYTES;
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Checks the address's throttle and the Bearer key; answers the key's tenant. `lookingUp` runs

@@ -52,6 +52,13 @@ export function copyJson(value: unknown): string {
 
 const escapeJson = (json: string) => (json.includes("\\") ? json.replaceAll("\\", "\\\\") : json);
 
+/** The decision columns `DecisionRow.documents` holds, in this order. */
+export const DOCUMENT_COLUMNS = ["trace", "warnings", "intent"] as const;
+
+/** A decision's trace, warnings and intent as the COPY text of `DOCUMENT_COLUMNS`. */
+export const decisionDocuments = (trace: unknown, warnings: unknown, intent: unknown): string =>
+  `${copyJson(trace)}\t${copyJson(warnings)}\t${copyJson(intent)}`;
+
 export const DECISION_COLUMNS = [
   "tenant_id",
   "event_id",
@@ -76,10 +83,8 @@ export const DECISION_COLUMNS = [
   "intent_label",
   "palette_id",
   "selected",
-  "trace",
-  "warnings",
-  "intent",
-] as const satisfies readonly (keyof DecisionRow)[];
+  ...DOCUMENT_COLUMNS,
+] as const satisfies readonly (keyof DecisionRow | (typeof DOCUMENT_COLUMNS)[number])[];
 
 /** One decision's COPY line, columns in the order of DECISION_COLUMNS. */
 export function decisionLine(r: DecisionRow): string {
@@ -92,8 +97,7 @@ export function decisionLine(r: DecisionRow): string {
     `${r.reinstatements}\t${r.empty_palette_warnings}\t${r.stage_errors}\t` +
     `${copyNullable(r.forced_choice)}\t${copyNullable(r.palette_identity)}\t${copyText(r.config_version)}\t` +
     `${copyNullable(r.model)}\t${copyNullable(r.agent)}\t${copyNullable(r.intent_label)}\t` +
-    `${r.palette_id}\t${copyTextArray(r.selected)}\t` +
-    `${copyJson(r.trace)}\t${copyJson(r.warnings)}\t${copyJson(r.intent)}\n`
+    `${r.palette_id}\t${copyTextArray(r.selected)}\t${r.documents}\n`
   );
 }
 

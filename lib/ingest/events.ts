@@ -1,7 +1,7 @@
 /**
  * Validating one wire event and turning it into the row Routelens stores. Pure: no I/O.
  */
-import { compactTrace, type StoredStageRecord } from "@/lib/db/stored-trace";
+import { compactTrace } from "@/lib/db/stored-trace";
 import { isValidEvent } from "@/lib/schemas/event-guard";
 import { describeEventIssues, formatPath } from "@/lib/schemas/event-issues";
 import {
@@ -12,6 +12,7 @@ import {
 } from "@/lib/schemas/events";
 import { compareCodePoints } from "@/lib/selection/palette-identity";
 import { boundedIssues, firstOfEachField } from "./bounded-issues";
+import { decisionDocuments } from "./copy";
 
 /** One problem with an event: where (`batch[3].offered[0]`) and the rule it broke. */
 export interface EventProblem {
@@ -163,10 +164,13 @@ export interface DecisionRow {
   palette_id: number | null;
   selected: string[];
   dropped: string[];
-  /** In its stored form: names as positions in `offered` (lib/db/stored-trace.ts). */
-  trace: StoredStageRecord[];
-  warnings: ToolRoutingDecision["warnings"];
-  intent: ToolRoutingDecision["intent"] | null;
+  /**
+   * The `trace` (in its stored form: names as positions in `offered`, lib/db/stored-trace.ts),
+   * `warnings` and `intent` columns as COPY text (`decisionDocuments`): written when the event
+   * is checked, so that its objects need not outlive the check or cross from the thread that
+   * checks it (batch-check.ts).
+   */
+  documents: string;
   /** The sender's size estimate per offered tool; not a column: it goes to `tool_sizes`. */
   tool_tokens: Readonly<Record<string, number>> | null;
 }
@@ -264,9 +268,11 @@ export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): Dec
     palette_id: null,
     selected: event.selected,
     dropped,
-    trace: compactTrace(event.trace, event.offered),
-    warnings: event.warnings,
-    intent: event.intent ?? null,
+    documents: decisionDocuments(
+      compactTrace(event.trace, event.offered),
+      event.warnings,
+      event.intent ?? null,
+    ),
     tool_tokens: event.tool_tokens ?? null,
   };
 }

@@ -7,6 +7,7 @@ import { isAscii } from "node:buffer";
 import { createGunzip } from "node:zlib";
 import { envelopeSchema } from "@/lib/schemas/envelope";
 import { LIMITS } from "@/lib/schemas/events";
+import { nextTurn } from "./cpu-slice";
 
 export class RequestRejected extends Error {
   constructor(
@@ -510,8 +511,6 @@ const tooManyEvents = (count: number | string) =>
 export const SLICED_PARSE_ABOVE_CHARS = 2 * 1024 * 1024;
 /** The most text of `batch` items parsed in one synchronous step (a single item may be longer). */
 export const PARSE_SLICE_CHARS = 256 * 1024;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Exactly what `JSON.parse(text)` returns or throws, computed for a `{"batch": [...]}` text

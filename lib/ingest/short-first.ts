@@ -15,6 +15,7 @@
  * served, and not while they wait in their tenant's line (`TenantSlots`) behind a batch of
  * their own tenant, which would otherwise be waiting for them.
  */
+import { nextTurn } from "./cpu-slice";
 
 /** Ingest bodies of at most this many bytes (as sent and as decoded) are short requests. */
 export const SHORT_BODY_BYTES = 1024 * 1024;
@@ -75,8 +76,6 @@ export class ShortFirst {
     for (const wake of [...this.waiting]) wake();
   }
 }
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const globalForShortFirst = globalThis as unknown as { routelensShortFirst?: ShortFirst };
 

@@ -1,9 +1,10 @@
 /**
  * A bound on the ingest requests of one tenant being checked at once. Parsing a batch and
- * checking its events is the CPU-heavy part of ingest, done on the one thread that serves every
- * request; a tenant sending many batches at once would otherwise have that many of them
- * taking turns on it, and every other request (health checks, other tenants' batches) waits
- * behind all of those turns. With a bound, a tenant's further requests wait in its own line,
+ * checking its events is the CPU-heavy part of ingest, done on one thread (the checking thread,
+ * or where there is none the one that serves every request, job-checker.ts); a tenant sending
+ * many batches at once would otherwise have that many of them taking turns on it, and every
+ * other request (other tenants' batches, and without a checking thread health checks too)
+ * waits behind all of those turns. With a bound, a tenant's further requests wait in its own line,
  * first come first served, and are never refused for it; other tenants' lines are not
  * affected. Their bodies are read before they wait, so they hold the tenant's share of the
  * parse budget (`ParseBudget`) while in line, which bounds the line's memory.

@@ -6,26 +6,20 @@
  * spans, and a `google.rpc.Status` naming the field and rule on a refusal.
  */
 import { create, toBinary, toJson } from "@bufbuild/protobuf";
-import { CPU_SLICE_MS, type Refusal, serveKeyedIngest } from "@/lib/ingest/admission";
+import { type Refusal, serveKeyedIngest } from "@/lib/ingest/admission";
+import { jobChecker } from "@/lib/ingest/job-checker";
 import { mediaTypeOf, RequestRejected } from "@/lib/ingest/request";
-import { type OtlpEncoding, openTraceExport } from "./decode";
+import type { OtlpEncoding } from "./decode";
 import { StatusSchema } from "./gen/google/rpc/status_pb";
 import { ExportTraceServiceResponseSchema } from "./gen/opentelemetry/proto/collector/trace/v1/trace_service_pb";
-import type { OtlpSpan, SpanStoreResult } from "./types";
-
-/** What an export's decoded spans are handed to, one at a time. */
-export interface SpanSink {
-  add(span: OtlpSpan): void;
-}
+import type { MappedSpans } from "./mapped-export";
+import type { SpanStoreResult } from "./types";
 
 /**
- * Where an export's spans go (`spanStorage` of `lib/otlp/store.ts`): each span added as it is
- * decoded, then what was added stored for the tenant.
+ * Where an export's mapped spans are stored (`storeMappedSpans` of `lib/otlp/store.ts`): answers
+ * what was refused.
  */
-export interface SpanStorage<Mapped extends SpanSink> {
-  mapped(): Mapped;
-  store(tenant: string, mapped: Mapped): Promise<SpanStoreResult>;
-}
+export type SpanStorage = (tenant: string, mapped: MappedSpans) => Promise<SpanStoreResult>;
 
 const CONTENT_TYPES: Record<OtlpEncoding, string> = {
   protobuf: "application/x-protobuf",
@@ -92,10 +86,7 @@ export function exportResponse(encoding: OtlpEncoding, result: SpanStoreResult):
     : encoded(encoding, 200, JSON.stringify(toJson(ExportTraceServiceResponseSchema, response)));
 }
 
-export function handleOtlpTraces<Mapped extends SpanSink>(
-  request: Request,
-  storage: SpanStorage<Mapped>,
-): Promise<Response> {
+export function handleOtlpTraces(request: Request, store: SpanStorage): Promise<Response> {
   const contentType = request.headers.get("content-type");
   const encoding = encodingOf(contentType);
   // A body of another type is answered in JSON, the one encoding any client can read.
@@ -112,23 +103,19 @@ export function handleOtlpTraces<Mapped extends SpanSink>(
       }
       const body = await readBody();
       await acquireSlot();
-      const exported = openTraceExport(body, encoding);
+      const exported = await jobChecker()({ kind: "otlp", encoding, body }, tenant, yieldTurn);
       // Each span is an event of the tenant's events per second; over it, nothing is decoded
       // further and nothing is stored.
-      spendEvents(exported.spanCount);
-      // Decoded and mapped one span at a time, within the slot like all reading of the body,
-      // in slices between which the event loop serves other requests.
-      const mapped = storage.mapped();
-      let sliceStart = performance.now();
-      for (const span of exported.spans()) {
-        mapped.add(span);
-        if (performance.now() - sliceStart >= CPU_SLICE_MS) {
-          await yieldTurn();
-          sliceStart = performance.now();
-        }
+      try {
+        spendEvents(exported.count);
+      } catch (error) {
+        exported.drop();
+        throw error;
       }
+      // Decoded and mapped one span at a time, within the slot like all reading of the body.
+      const mapped = await exported.finish();
       releaseSlot();
-      return exportResponse(encoding, await storage.store(tenant, mapped));
+      return exportResponse(encoding, await store(tenant, mapped));
     },
   );
 }

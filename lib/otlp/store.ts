@@ -57,75 +57,35 @@ import {
 import { copyRows } from "@/lib/ingest/store-transaction";
 import { latestOf, type ToolSizeSighting, upsertToolSizesSql } from "@/lib/ingest/tool-sizes";
 import { isRefusal, withWriteRetry } from "@/lib/ingest/write-retry";
-import type { SpanStorage } from "./handle";
 import { compareSpans } from "./join-tool-runs";
-import {
-  decisionEventId,
-  type MappedLlmCall,
-  type MappedToolRun,
-  mapSpan,
-  outcomeEventId,
-} from "./mapping";
+import { type Mapped, MappedExport, type MappedSpans, spanKey } from "./mapped-export";
+import { decisionEventId, type MappedLlmCall, type MappedToolRun, outcomeEventId } from "./mapping";
 import type { OtlpSpan, SpanStoreResult } from "./types";
 
-type Mapped = MappedLlmCall | MappedToolRun;
-
 /**
- * One export's spans mapped (`mapSpan`), ready to store: spans of no family are left out, the
- * first of two spans with one id is the one kept, and a span that cannot be read is refused
- * (counted, the first message kept) while its neighbours are kept.
- */
-export class MappedExport {
-  readonly spans: Mapped[] = [];
-  rejectedSpans = 0;
-  errorMessage = "";
-  private readonly seen = new Set<string>();
-
-  add(span: OtlpSpan): void {
-    const result = mapSpan(span);
-    if (result.kind === "ignored") return;
-    if (result.kind === "refused") {
-      this.refuse(result.message);
-      return;
-    }
-    const key = spanKey(result);
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.spans.push(result);
-  }
-
-  refuse(message: string): void {
-    this.rejectedSpans += 1;
-    if (this.errorMessage === "") this.errorMessage = message;
-  }
-}
-
-/**
- * Stores one export's spans for `tenant` (mapped with `MappedExport`); a span that cannot be
- * stored is refused while its neighbours are stored. Throws `DatabaseUnavailable` when
+ * Stores one export's mapped spans for `tenant` (`MappedExport`, `mapExport`); a span that
+ * cannot be stored is refused while its neighbours are stored. Throws `DatabaseUnavailable` when
  * PostgreSQL cannot be reached (the endpoint answers 503).
  */
-export async function storeMappedExport(
+export async function storeMappedSpans(
   tenant: string,
-  mapped: MappedExport,
+  mapped: MappedSpans,
 ): Promise<SpanStoreResult> {
+  let { rejectedSpans, errorMessage } = mapped;
   if (mapped.spans.length > 0) {
-    for (const message of await writeRefusingAlone(tenant, mapped.spans)) mapped.refuse(message);
+    for (const message of await writeRefusingAlone(tenant, mapped.spans)) {
+      rejectedSpans += 1;
+      if (errorMessage === "") errorMessage = message;
+    }
   }
-  return { rejectedSpans: mapped.rejectedSpans, errorMessage: mapped.errorMessage };
+  return { rejectedSpans, errorMessage };
 }
 
-/** The endpoint's storage (lib/otlp/handle.ts): each span mapped as it is decoded, then stored. */
-export const spanStorage: SpanStorage<MappedExport> = {
-  mapped: () => new MappedExport(),
-  store: storeMappedExport,
-};
-
-/** Maps and stores one export's spans for `tenant` (`MappedExport`, `storeMappedExport`). */
+/** Maps and stores one export's spans for `tenant` (`MappedExport`, `storeMappedSpans`). */
 export function storeSpans(tenant: string, spans: Iterable<OtlpSpan>): Promise<SpanStoreResult> {
   const mapped = new MappedExport();
   for (const span of spans) mapped.add(span);
-  return storeMappedExport(tenant, mapped);
+  return storeMappedSpans(tenant, mapped.result());
 }
 
 /**
@@ -222,18 +182,15 @@ async function writeTransaction(
   rememberPalettes(palettes);
 }
 
-const spanKey = (s: { traceId: string; spanId: string }) => `${s.traceId}:${s.spanId}`;
-
 /**
- * Opens the transaction, in one round trip (a simple query, so the keys are written into its
- * text as literals escaped by the driver; trace and span ids are hex, checked by the mapping):
+ * Opens the transaction and looks up the export's spans already stored, in two round trips.
+ * The first is a simple query (so the keys are written into its text as literals escaped by
+ * the driver; trace and span ids are hex, checked by the mapping):
  *
  * - one transaction-scoped advisory lock per (tenant, run) of the LLM calls and per (tenant,
  *   trace) of every span, in sorted order: two exports of one run never rank it at once, and a
  *   tool run never misses the LLM call that gives it its run;
  * - the palette gate (lib/ingest/palettes.ts), answering its deletion count;
- * - the look-up of the export's spans already stored, made exact by the trace locks (the
- *   primary key is the backstop: a unique violation is retried);
  * - generic plans for the transaction's statements with parameters (`plan_cache_mode`). Their
  *   tenant is a parameter kept as a constant, which under Citus routes each to one shard
  *   (tests/integration/tenant-routed-queries.test.ts). Planned for its value, a tenant missing
@@ -241,6 +198,13 @@ const spanKey = (s: { traceId: string; spanId: string }) => `${s.traceId}:${s.sp
  *   PostgreSQL then reads a trace's or run's rows by scanning all the tenant's rows through an
  *   index on `tenant_id` alone, for every probe. A generic plan weighs the tenant as an
  *   average one and probes by the whole key (tests/integration/ingest-lookups.test.ts).
+ *
+ * The second is the look-up (`STORED_SPANS_SQL`), made exact by the trace locks (the primary
+ * key is the backstop: a unique violation is retried). It has a statement of its own so that
+ * its tenant is a parameter and its plan generic: written into the simple query as a literal,
+ * the tenant was planned for its value, and a benchmark whose tenant arrived after the spans
+ * table was analysed stored 700 instead of 4,300 LLM-call spans a second, PostgreSQL walking
+ * the tenant's spans for each of an export's 1,000 probes (docs/PERFORMANCE.md).
  */
 async function beginWithLocks(
   client: pg.PoolClient,
@@ -257,7 +221,6 @@ async function beginWithLocks(
   }
   const tenantLiteral = sqlLiteral(tenant);
   const keyLiterals = [...keys].map((key) => sqlLiteral(key)).join(",");
-  const idArray = (ids: string[]) => sqlLiteral(`{${ids.join(",")}}`);
   // A simple query of several statements answers one result per statement.
   const results = (await client.query(
     `BEGIN;
@@ -265,19 +228,15 @@ async function beginWithLocks(
      SELECT pg_advisory_xact_lock(k)
        FROM (SELECT DISTINCT hashtextextended(${tenantLiteral} || chr(1) || u, 8317) AS k
                FROM unnest(ARRAY[${keyLiterals}]::text[]) AS u ORDER BY k) AS keys;
-     ${PALETTE_GATE};
-     ${storedSpansSql(
-       tenantLiteral,
-       idArray(spans.map((s) => s.traceId)),
-       idArray(spans.map((s) => s.spanId)),
-     )}`,
+     ${PALETTE_GATE};`,
   )) as unknown as pg.QueryResult[];
-  const lookUp = results[results.length - 1] as pg.QueryResult<{
-    trace_id: string;
-    span_id: string;
-  }>;
+  const lookUp = await client.query<{ trace_id: string; span_id: string }>(STORED_SPANS_SQL, [
+    tenant,
+    spans.map((s) => s.traceId),
+    spans.map((s) => s.spanId),
+  ]);
   return {
-    epoch: paletteEpochOf(results.slice(0, -1)),
+    epoch: paletteEpochOf(results),
     stored: new Set(lookUp.rows.map((row) => `${row.trace_id}:${row.span_id}`)),
   };
 }
@@ -325,16 +284,11 @@ async function resolveToolRunRuns(
  * probes of the primary key, whatever the statistics say: a young or fast-growing otel_spans
  * looks small to the planner, which otherwise hashes every span of the tenant for each export.
  */
-const storedSpansSql = (
-  tenant: string,
-  traceIds: string,
-  spanIds: string,
-) => `SELECT k.trace_id, k.span_id
-   FROM unnest(${traceIds}::text[], ${spanIds}::text[]) AS k(trace_id, span_id),
+export const STORED_SPANS_SQL = `SELECT k.trace_id, k.span_id
+   FROM unnest($2::text[], $3::text[]) AS k(trace_id, span_id),
         LATERAL (SELECT 1 FROM otel_spans o
-                  WHERE o.tenant_id = ${tenant} AND o.trace_id = k.trace_id AND o.span_id = k.span_id
+                  WHERE o.tenant_id = $1 AND o.trace_id = k.trace_id AND o.span_id = k.span_id
                   LIMIT 1) AS found`;
-export const STORED_SPANS_SQL = storedSpansSql("$1", "$2", "$3");
 
 /**
  * Every stored LLM-call span of the runs $2 of tenant $1, ranked within its run. Per-run

@@ -247,15 +247,29 @@ afterAll(async () => {
   await shared?.end();
 });
 
-/** The recorded statements that read event_ids or a raw table (not COPY, not locks). */
+/**
+ * A recorded statement as the statements it holds: a simple query (no parameters) may be
+ * several, each planned as it ran, with its values written in.
+ */
+const statementsOf = (statement: RecordedStatement): RecordedStatement[] =>
+  statement.values.length > 0
+    ? [statement]
+    : statement.text.split(/;\s*\n/).map((text) => ({ ...statement, text }));
+
+/**
+ * The recorded statements that read event_ids or a raw table (not COPY, not locks), each
+ * statement of a simple query on its own.
+ */
 function readsOfStoredRows(statements = recorded): RecordedStatement[] {
-  return statements.filter(
-    (statement) =>
-      /^\s*(WITH|SELECT|UPDATE)\b/i.test(statement.text) &&
-      /\b(FROM|JOIN|UPDATE)\s+(event_ids|decisions|outcomes|decision_outcomes|otel_spans)\b/i.test(
-        statement.text,
-      ),
-  );
+  return statements
+    .flatMap(statementsOf)
+    .filter(
+      (statement) =>
+        /^\s*(WITH|SELECT|UPDATE)\b/i.test(statement.text) &&
+        /\b(FROM|JOIN|UPDATE)\s+(event_ids|decisions|outcomes|decision_outcomes|otel_spans)\b/i.test(
+          statement.text,
+        ),
+    );
 }
 
 /** The relations among `names` that hold at least one row. */

@@ -1,8 +1,8 @@
 import { handleOtlpTraces } from "@/lib/otlp/handle";
-import { spanStorage } from "@/lib/otlp/store";
+import { storeMappedSpans } from "@/lib/otlp/store";
 
 export const dynamic = "force-dynamic";
 
 export function POST(request: Request) {
-  return handleOtlpTraces(request, spanStorage);
+  return handleOtlpTraces(request, storeMappedSpans);
 }
