@@ -2,11 +2,10 @@
  * POST /api/ingest (SPEC §3): authenticate, read the envelope, validate each event on its
  * own, store the good ones, and answer 200 (all stored) or 207 with per-event results.
  */
-
 import type { IngestSuccess } from "@/lib/schemas/ingest";
 import { serveKeyedIngest } from "./admission";
 import { refusedEvent } from "./events";
-import { jobChecker } from "./job-checker";
+import { runJob } from "./job-checker";
 import { ingestResponseBody } from "./report";
 import { checkContentType } from "./request";
 import { storeEvents } from "./store";
@@ -28,16 +27,14 @@ export function handleIngest(request: Request): Promise<Response> {
       checkContentType(request.headers.get("content-type"));
       const body = await readBody({ batchEnvelope: true });
       await acquireSlot();
-      const batch = await jobChecker()({ kind: "ingest", body }, tenant, yieldTurn);
       // Every event of the batch counts, refused ones too (checking them is the work the limit
       // shares out); over the limit, nothing of the batch is checked or stored.
-      try {
-        spendEvents(batch.count);
-      } catch (error) {
-        batch.drop();
-        throw error;
-      }
-      const { errors, accepted } = await batch.finish();
+      const { errors, accepted } = await runJob(
+        { kind: "ingest", body },
+        tenant,
+        yieldTurn,
+        spendEvents,
+      );
       releaseSlot();
       const statuses = await storeEvents(
         tenant,

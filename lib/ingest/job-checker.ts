@@ -178,6 +178,27 @@ function unexpected(reply: CheckReply): Error {
 let checkThread: CheckThread | undefined;
 
 /**
+ * Runs `job` for `tenant`'s request where this process runs jobs (`jobChecker`): opens it,
+ * hands its count of events to `spend` — which throws when the tenant is over a limit, and the
+ * job is then dropped unfinished — and finishes it.
+ */
+export async function runJob<Kind extends JobKind>(
+  job: JobOf<Kind>,
+  tenant: string,
+  turn: () => Promise<void>,
+  spend: (events: number) => void,
+): Promise<JobResults[Kind]> {
+  const opened = await jobChecker()(job, tenant, turn);
+  try {
+    spend(opened.count);
+  } catch (error) {
+    opened.drop();
+    throw error;
+  }
+  return opened.finish();
+}
+
+/**
  * Where this process runs the ingest endpoints' jobs: its checking thread (started on first
  * use) unless `ROUTELENS_INGEST_CHECK_THREAD` is false.
  */

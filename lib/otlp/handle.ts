@@ -7,7 +7,7 @@
  */
 import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { type Refusal, serveKeyedIngest } from "@/lib/ingest/admission";
-import { jobChecker } from "@/lib/ingest/job-checker";
+import { runJob } from "@/lib/ingest/job-checker";
 import { mediaTypeOf, RequestRejected } from "@/lib/ingest/request";
 import type { OtlpEncoding } from "./decode";
 import { StatusSchema } from "./gen/google/rpc/status_pb";
@@ -103,17 +103,10 @@ export function handleOtlpTraces(request: Request, store: SpanStorage): Promise<
       }
       const body = await readBody();
       await acquireSlot();
-      const exported = await jobChecker()({ kind: "otlp", encoding, body }, tenant, yieldTurn);
       // Each span is an event of the tenant's events per second; over it, nothing is decoded
-      // further and nothing is stored.
-      try {
-        spendEvents(exported.count);
-      } catch (error) {
-        exported.drop();
-        throw error;
-      }
-      // Decoded and mapped one span at a time, within the slot like all reading of the body.
-      const mapped = await exported.finish();
+      // further and nothing is stored. Decoded and mapped one span at a time, within the slot
+      // like all reading of the body.
+      const mapped = await runJob({ kind: "otlp", encoding, body }, tenant, yieldTurn, spendEvents);
       releaseSlot();
       return exportResponse(encoding, await store(tenant, mapped));
     },

@@ -59,7 +59,7 @@ import { latestOf, type ToolSizeSighting, upsertToolSizesSql } from "@/lib/inges
 import { isRefusal, withWriteRetry } from "@/lib/ingest/write-retry";
 import { compareSpans } from "./join-tool-runs";
 import { type Mapped, MappedExport, type MappedSpans, spanKey } from "./mapped-export";
-import { decisionEventId, type MappedLlmCall, type MappedToolRun, outcomeEventId } from "./mapping";
+import { decisionEventId, type MappedLlmCall, outcomeEventId } from "./mapping";
 import type { OtlpSpan, SpanStoreResult } from "./types";
 
 /**
