@@ -203,6 +203,19 @@ describe("CheckThread", () => {
     error.mockRestore();
   });
 
+  it("forgets a dropped job: the thread holds nothing for it", async () => {
+    const worker = startCheckThread();
+    const thread = new CheckThread(() => worker);
+    const dropped = await thread.checker(
+      { kind: "ingest", body: body(mixedBatch()) },
+      "acme",
+      noWait,
+    );
+    dropped.drop();
+    await expect(dropped.finish()).rejects.toThrow(/No opened job/);
+    await worker.terminate();
+  });
+
   it("fails the requests in a thread that stops, and starts a new one for the next", async () => {
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
     const workers: Worker[] = [];
