@@ -4,8 +4,9 @@
  * the same wherever it runs: in the checking thread (`check-thread.ts`, the server's default) or
  * in the request's own (`job-checker.ts`).
  */
-import { CPU_SLICE_MS } from "./cpu-slice";
+import { inSlices } from "./cpu-slice";
 import { checkEvent, type EventError, toDecisionRow, toOutcomeRow } from "./events";
+import { listKey } from "./list-key";
 import { parseEnvelope, SLICED_PARSE_ABOVE_CHARS, utf8Text } from "./request";
 import type { StoreInput } from "./store-transaction";
 
@@ -43,28 +44,23 @@ export async function checkBatch(
   const errors: EventError[] = [];
   const accepted: AcceptedEvent[] = [];
   const lists = new Map<string, string[]>();
-  let sliceStart = performance.now();
-  for (let index = 0; index < batch.length; index++) {
-    if (performance.now() - sliceStart >= CPU_SLICE_MS) {
-      await turn();
-      sliceStart = performance.now();
-    }
-    const checked = checkEvent(batch[index], index, tenant);
+  await inSlices(batch, turn, (raw, index) => {
+    const checked = checkEvent(raw, index, tenant);
     if (!checked.ok) {
       errors.push(checked.error);
-      continue;
+      return;
     }
     const { event } = checked;
     if (event.type === "tool_routing_decision") {
       const row = toDecisionRow(tenant, event);
-      const names = row.offered.join("\u0000");
-      const shared = lists.get(names);
+      const key = listKey(row.offered);
+      const shared = lists.get(key);
       if (shared) row.offered = shared;
-      else lists.set(names, row.offered);
+      else lists.set(key, row.offered);
       accepted.push({ index, item: { kind: "decision", row } });
     } else {
       accepted.push({ index, item: { kind: "outcome", row: toOutcomeRow(tenant, event) } });
     }
-  }
+  });
   return { errors, accepted };
 }

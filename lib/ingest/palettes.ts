@@ -30,6 +30,7 @@ import type pg from "pg";
 import { inTransactionOn } from "@/lib/db/transaction";
 import { compareCodeUnits } from "@/lib/text-order";
 import type { DecisionRow } from "./events";
+import { listKey } from "./list-key";
 
 /** Most lists remembered per process; beyond it the memory starts over. */
 const MAX_REMEMBERED = 20_000;
@@ -101,14 +102,6 @@ export const offeredOf = (alias: string) =>
   `coalesce((SELECT pal.tools FROM palettes pal
               WHERE pal.tenant_id = ${alias}.tenant_id AND pal.id = ${alias}.palette_id),
             ${alias}.offered, '{}')`;
-
-/**
- * A list of tool names as one string that identifies it: its length, then the names joined by
- * U+0000, which stored text never holds (the length tells `[]` from `[""]`). Cheaper to build
- * than the list's JSON, which only a list to add or find needs. The key of a list for this
- * process's memory (after its tenant) and for the per-tool rollups (lib/ingest/rollups.ts).
- */
-export const listKey = (tools: readonly string[]) => `${tools.length}\u0000${tools.join("\u0000")}`;
 
 const memoryKey = (tenant: string, tools: readonly string[]) => `${tenant}\u0000${listKey(tools)}`;
 

@@ -4,7 +4,7 @@
  * the database. Buckets are UTC minutes and hours, and UTC days for the per-tool totals.
  */
 import type { DecisionRow } from "./events";
-import { listKey } from "./palettes";
+import { listKey } from "./list-key";
 
 /** A decision that was joined to its outcome in this transaction (as RETURNING gives it). */
 export interface JoinedDecision {

@@ -2,7 +2,7 @@
  * An OTLP export's spans mapped (`mapSpan`) and ready to store. Pure, so that it runs in the
  * checking thread (lib/ingest/check-thread.ts) as well as in the request's.
  */
-import { CPU_SLICE_MS } from "@/lib/ingest/cpu-slice";
+import { inSlices } from "@/lib/ingest/cpu-slice";
 import type { TraceExport } from "./decode";
 import { type MappedLlmCall, type MappedToolRun, mapSpan } from "./mapping";
 import type { OtlpSpan } from "./types";
@@ -69,13 +69,6 @@ export async function mapExport(
   turn: () => Promise<void>,
 ): Promise<MappedSpans> {
   const mapped = new MappedExport();
-  let sliceStart = performance.now();
-  for (const span of exported.spans()) {
-    mapped.add(span);
-    if (performance.now() - sliceStart >= CPU_SLICE_MS) {
-      await turn();
-      sliceStart = performance.now();
-    }
-  }
+  await inSlices(exported.spans(), turn, (span) => mapped.add(span));
   return mapped.result();
 }
