@@ -84,6 +84,8 @@ test("a user who signed in by link sets a password, signs in with it and changes
   await expect(elsewhere).toHaveURL(/\/sign-in\?next=%2Fruns$/);
 
   await page.getByRole("button", { name: "Sign out" }).click();
+  // Wait for the sign-out to finish: /sign-in sends a signed-in browser on to the dashboard.
+  await expect(page).toHaveURL(/\/sign-in$/);
   await signInAs(page, { email, password: "my second real password" });
   await expect(page.getByText(`${email} (admin)`)).toBeVisible();
 });
