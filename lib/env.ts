@@ -121,6 +121,12 @@ const envSchema = z.object({
     .min(0, "must be at least 0 ms")
     .max(600_000, "must be at most 600000 ms")
     .default(5_000),
+  // The downloads read in batches from the raw tables (a run's iterations, the runs list)
+  // written in a thread of their own with its own database connections
+  // (lib/dashboard/export-streams.ts), so that the main thread answers other requests
+  // meanwhile. false: in the request's thread (docs/RELIABILITY.md, "4. Unbounded run export",
+  // measures both).
+  ROUTELENS_EXPORT_THREAD: booleanFlag.default(true),
   // The address people open Routelens at, e.g. https://routelens.example.com (README, "Running
   // Routelens for a team"). Sign-in links and cookies use it, and sign-in forms are accepted
   // only from it. Unset: http on localhost or 127.0.0.1, any port.

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CsvColumn } from "./csv";
-import { streamCsv } from "./export-route";
+import { streamChunks } from "./export-route";
+import { csvChunks } from "./export-rows";
 
 const columns: readonly CsvColumn<{ n: number }>[] = [{ header: "n", value: (row) => row.n }];
 
@@ -10,17 +11,23 @@ async function* batchesOf(...batches: { n: number }[][]) {
 
 afterEach(() => vi.useRealTimers());
 
-describe("streamCsv", () => {
+describe("streamChunks", () => {
   it("writes the header and every batch, then calls done once", async () => {
     const done = vi.fn();
-    const body = streamCsv(columns, batchesOf([{ n: 1 }, { n: 2 }], [{ n: 3 }]), done);
+    const body = streamChunks(
+      csvChunks(columns, batchesOf([{ n: 1 }, { n: 2 }], [{ n: 3 }])),
+      done,
+    );
     expect(await new Response(body).text()).toBe("n\r\n1\r\n2\r\n3\r\n");
     expect(done).toHaveBeenCalledTimes(1);
   });
 
   it("calls done once when the client cancels", async () => {
     const done = vi.fn();
-    const reader = streamCsv(columns, batchesOf([{ n: 1 }], [{ n: 2 }]), done).getReader();
+    const reader = streamChunks(
+      csvChunks(columns, batchesOf([{ n: 1 }], [{ n: 2 }])),
+      done,
+    ).getReader();
     await reader.read();
     await reader.cancel();
     expect(done).toHaveBeenCalledTimes(1);
@@ -32,7 +39,7 @@ describe("streamCsv", () => {
       yield [{ n: 1 }];
       throw new Error("connection lost");
     }
-    const body = streamCsv(columns, failing(), done);
+    const body = streamChunks(csvChunks(columns, failing()), done);
     await expect(new Response(body).text()).rejects.toThrow("connection lost");
     expect(done).toHaveBeenCalledTimes(1);
   });
@@ -40,7 +47,7 @@ describe("streamCsv", () => {
   it("ends a download nobody reads after the stall time, and calls done once", async () => {
     vi.useFakeTimers();
     const done = vi.fn();
-    const reader = streamCsv(columns, batchesOf([{ n: 1 }]), done, 1_000).getReader();
+    const reader = streamChunks(csvChunks(columns, batchesOf([{ n: 1 }])), done, 1_000).getReader();
     await vi.advanceTimersByTimeAsync(999);
     expect(done).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);

@@ -5,7 +5,8 @@
  * 1. reads the query strictly (400 naming the parameter and the rule it broke);
  * 2. asks `checkExportAccess` whether the request may read what it names (401 or 404), and
  *    for the tenants it may read, which the loader's queries are scoped to;
- * 3. calls the loader (null → 404);
+ * 3. calls the loader (null → 404) — for the downloads read from the raw tables in batches
+ *    (streamed-exports.ts), in the export thread (export-streams.ts);
  * 4. streams the header line and then the rows, a batch at a time as the client reads them,
  *    so memory stays bounded whatever the size of the export; at most `rowLimit` rows, and
  *    the response says so in its headers:
@@ -26,9 +27,11 @@ import type { TenantScope } from "@/lib/auth/scope";
 import { env } from "@/lib/env";
 import { shortFirst } from "@/lib/ingest/short-first";
 import { EXPORT_ROW_LIMIT, readSearchParams } from "@/lib/schemas/dashboard";
-import { type CsvColumn, csvFileName, csvHeaderLine, csvLines, csvResponseHeaders } from "./csv";
+import { csvFileName, csvResponseHeaders } from "./csv";
 import { DownloadSlots, isRelease, type ReleaseSlot } from "./download-slots";
 import { checkExportAccess, type ExportScope } from "./export-access";
+import { type CsvExportDefinition, type ExportRows, type OpenedCsv, openCsv } from "./export-rows";
+import { openStreamedDownload } from "./export-streams";
 import { type RangeInput, resolveTimeRange, type TimeRange } from "./time-range";
 
 /**
@@ -56,28 +59,6 @@ function slots(): DownloadSlots {
     env().ROUTELENS_EXPORT_WAIT_MS,
   );
   return downloadSlots;
-}
-
-/** What a loader found: how many rows match, and a way to read them in order. */
-export interface ExportRows<Row> {
-  /** Rows matching the query (before the limit). */
-  total: number;
-  /** The rows in order, a batch at a time, at most `limit` in all. */
-  batches(limit: number): AsyncIterable<readonly Row[]>;
-}
-
-export interface CsvExportDefinition<Schema extends z.ZodType<ExportScope>, Row> {
-  /** The query's schema (usually the page's own, so a download mirrors its page). */
-  schema: Schema;
-  columns: readonly CsvColumn<Row>[];
-  /** The most rows one download writes (default `EXPORT_ROW_LIMIT`). */
-  rowLimit?: number;
-  /** File name before the date, e.g. `runs` → `runs-2026-01-31.csv`. */
-  fileStem: string | ((search: z.infer<Schema>) => string);
-  /** Reads the rows; null when what the query names does not exist (404). */
-  load: (search: z.infer<Schema>, now: Date, scope: TenantScope) => Promise<ExportRows<Row> | null>;
-  /** The 404 message. */
-  notFound?: string;
 }
 
 export const EXPORT_HEADERS = {
@@ -110,28 +91,29 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
       );
     }
     const now = new Date();
-    let rows: ExportRows<Row> | null;
+    const limit = definition.rowLimit ?? EXPORT_ROW_LIMIT;
+    let opened: OpenedCsv | null;
     try {
-      rows = await definition.load(read.data, now, scope);
+      opened = await openDownload(definition, read.data, now, scope, limit);
     } catch (error) {
       slot();
       throw error;
     }
-    if (!rows) {
+    if (!opened) {
       slot();
       return Response.json({ error: definition.notFound ?? "Nothing to export." }, { status: 404 });
     }
-    const limit = definition.rowLimit ?? EXPORT_ROW_LIMIT;
     const { fileStem } = definition;
     const stem = typeof fileStem === "string" ? fileStem : fileStem(read.data);
-    const body =
-      request.method === "HEAD" ? null : streamCsv(definition.columns, rows.batches(limit), slot);
+    let body: ReadableStream<Uint8Array> | null = null;
+    if (request.method === "HEAD") void opened.chunks.return();
+    else body = streamChunks(opened.chunks, slot);
     return new Response(body, {
       headers: {
         ...csvResponseHeaders(csvFileName(stem, now)),
         [EXPORT_HEADERS.rowLimit]: String(limit),
-        [EXPORT_HEADERS.rowCount]: String(Math.min(rows.total, limit)),
-        [EXPORT_HEADERS.truncated]: String(rows.total > limit),
+        [EXPORT_HEADERS.rowCount]: String(Math.min(opened.total, limit)),
+        [EXPORT_HEADERS.truncated]: String(opened.total > limit),
       },
     });
   };
@@ -146,18 +128,16 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
 export const DOWNLOAD_STALL_MS = 30_000;
 
 /**
- * A CSV body read from `batches` only as fast as the client takes it, yielding to the event
- * loop before each batch (and to short requests in flight: `ShortFirst.turn`). `done` runs once when the body ends, fails, is cancelled or stalls
- * (nothing read for `stallMs`).
+ * A download body of `chunks` (the header line, then a chunk per batch of rows), read only as
+ * fast as the client takes it, yielding to the event loop before each chunk (and to short
+ * requests in flight: `ShortFirst.turn`). `done` runs once when the body ends, fails, is
+ * cancelled or stalls (nothing read for `stallMs`).
  */
-export function streamCsv<Row>(
-  columns: readonly CsvColumn<Row>[],
-  batches: AsyncIterable<readonly Row[]>,
+export function streamChunks(
+  chunks: AsyncGenerator<Uint8Array, void, undefined>,
   done: ReleaseSlot = () => {},
   stallMs = DOWNLOAD_STALL_MS,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  const iterator = batches[Symbol.asyncIterator]();
   let stall: ReturnType<typeof setTimeout> | undefined;
   let finished = false;
   const finish = () => {
@@ -170,25 +150,21 @@ export function streamCsv<Row>(
     stall = setTimeout(() => {
       finish();
       controller.error(new Error(`download stalled: nothing read for ${stallMs} ms`));
-      void iterator.return?.();
+      void chunks.return();
     }, stallMs);
   };
   return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(csvHeaderLine(columns)));
-      watchForStall(controller);
-    },
     async pull(controller) {
       clearTimeout(stall);
       try {
         await shortFirst().turn();
-        const next = await iterator.next();
+        const next = await chunks.next();
         if (next.done) {
           finish();
           controller.close();
           return;
         }
-        controller.enqueue(encoder.encode(csvLines(columns, next.value)));
+        controller.enqueue(next.value);
         if (!finished) watchForStall(controller);
       } catch (error) {
         finish();
@@ -197,9 +173,22 @@ export function streamCsv<Row>(
     },
     async cancel() {
       finish();
-      await iterator.return?.();
+      await chunks.return();
     },
   });
+}
+
+/** Opens a download: in the export thread when it is written there, otherwise here. */
+function openDownload<Schema extends z.ZodType<ExportScope>, Row>(
+  definition: CsvExportDefinition<Schema, Row>,
+  search: z.infer<Schema>,
+  now: Date,
+  scope: TenantScope,
+  limit: number,
+): Promise<OpenedCsv | null> {
+  const inThread = () => openCsv(definition, search, now, scope, limit);
+  if (!definition.thread) return inThread();
+  return openStreamedDownload({ name: definition.thread, search, now, scope, limit }, inThread);
 }
 
 /** Rows already in memory (a rollup aggregate), written in batches like the others. */

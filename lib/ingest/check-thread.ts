@@ -7,7 +7,7 @@
  * two steps: `open` answers the job's count of events (the request's tenant spends them
  * against its limits first), then `finish` answers the job's result, or `drop` forgets it.
  */
-import { parentPort } from "node:worker_threads";
+import { type Answer, answerRequests, failureText } from "@/lib/threads/server-thread";
 import {
   type CheckJob,
   type JobKind,
@@ -29,15 +29,10 @@ export type CheckReply =
   | { id: number; rejected: { status: RequestRejected["status"]; message: string } }
   | { id: number; failed: string };
 
-/** The thread's first message: its code is loaded and it takes requests. */
-export interface ThreadReady {
-  ready: true;
-}
-
 /** Opened jobs waiting for their `finish` or `drop`. */
 const opened = new Map<number, OpenedJob<JobResults[JobKind]>>();
 
-async function answer(request: CheckRequest): Promise<CheckReply | null> {
+async function answer(request: CheckRequest): Promise<Answer<CheckReply>> {
   if (request.op === "drop") {
     opened.delete(request.id);
     return null;
@@ -45,28 +40,19 @@ async function answer(request: CheckRequest): Promise<CheckReply | null> {
   if (request.op === "open") {
     const job = await openJob(request.job, nextTurn);
     opened.set(request.id, job);
-    return { id: request.id, count: job.count };
+    return { reply: { id: request.id, count: job.count } };
   }
   const job = opened.get(request.id);
   opened.delete(request.id);
-  if (!job) return { id: request.id, failed: `No opened job ${request.id} to finish.` };
-  return { id: request.id, result: await job.finish(request.tenant, nextTurn) };
+  if (!job) return { reply: { id: request.id, failed: `No opened job ${request.id} to finish.` } };
+  return { reply: { id: request.id, result: await job.finish(request.tenant, nextTurn) } };
 }
 
 function failure(id: number, error: unknown): CheckReply {
   if (error instanceof RequestRejected && (error.status === 400 || error.status === 413)) {
     return { id, rejected: { status: error.status, message: error.message } };
   }
-  return { id, failed: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+  return { id, failed: failureText(error) };
 }
 
-const port = parentPort;
-if (port) {
-  port.on("message", (request: CheckRequest) => {
-    answer(request).then(
-      (reply) => reply && port.postMessage(reply),
-      (error: unknown) => port.postMessage(failure(request.id, error)),
-    );
-  });
-  port.postMessage({ ready: true } satisfies ThreadReady);
-}
+answerRequests(answer, failure);

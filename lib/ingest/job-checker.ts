@@ -13,8 +13,9 @@
  */
 import { Worker } from "node:worker_threads";
 import { env } from "@/lib/env";
+import { ServerThread, THREAD_UNAVAILABLE } from "@/lib/threads/server-thread";
 import { type JobKind, type JobOf, type JobResults, openJob } from "./check-jobs";
-import type { CheckReply, CheckRequest, ThreadReady } from "./check-thread";
+import type { CheckReply, CheckRequest } from "./check-thread";
 import { RequestRejected } from "./request";
 
 /** An opened job (a parsed batch, a decoded export), waiting to be finished or dropped. */
@@ -43,33 +44,26 @@ export const checkInThread: JobChecker = async (job, tenant, turn) => {
   return { count: opened.count, finish: () => opened.finish(tenant, turn), drop: () => {} };
 };
 
-interface Waiting {
-  resolve: (reply: CheckReply) => void;
-  reject: (error: Error) => void;
-}
-
-/** A thread that stopped before it was ready: jobs run in the requests' threads from then on. */
-const UNAVAILABLE = Symbol("check thread unavailable");
-
 /**
- * The checking thread as the main thread sees it: started on first use, and again by the next
- * request after it stops. A request whose job is in the thread when it stops fails (the
- * endpoint answers it 500, nothing stored). A thread that stops before it has loaded its code
- * is not started again: the requests run their jobs in their own thread, and the log says so.
+ * The checking thread as the main thread sees it (a `ServerThread`): a request whose job is in
+ * the thread when it stops fails (the endpoint answers it 500, nothing stored); where the
+ * thread cannot start, the requests run their jobs in their own thread.
  */
 export class CheckThread {
-  private worker: Worker | null = null;
-  /** Resolves once the running thread has loaded its code, or to UNAVAILABLE. */
-  private ready: Promise<Worker | typeof UNAVAILABLE> | null = null;
-  private nextId = 1;
-  private readonly waiting = new Map<number, Waiting>();
+  private readonly thread: ServerThread<CheckRequest, CheckReply>;
 
-  constructor(private readonly start: () => Worker) {}
+  constructor(start: () => Worker) {
+    this.thread = new ServerThread({
+      name: "ingest checking thread",
+      fallback: "checking in the request thread",
+      start,
+    });
+  }
 
   readonly checker: JobChecker = async (job, tenant, turn) => {
-    const worker = await this.running();
-    if (worker === UNAVAILABLE) return checkInThread(job, tenant, turn);
-    const id = this.nextId++;
+    const worker = await this.thread.running();
+    if (worker === THREAD_UNAVAILABLE) return checkInThread(job, tenant, turn);
+    const id = this.thread.nextId();
     // The thread gets the body's bytes; a Buffer sharing its memory with others is copied first.
     const { body } = job;
     const own =
@@ -86,84 +80,20 @@ export class CheckThread {
         // The thread ran the job this request opened, whose kind is this request's.
         return reply.result as JobResults[(typeof job)["kind"]];
       },
-      drop: () => worker.postMessage({ op: "drop", id } satisfies CheckRequest),
+      drop: () => this.thread.tell(worker, { op: "drop", id }),
     };
   };
 
-  private running(): Promise<Worker | typeof UNAVAILABLE> {
-    if (this.ready) return this.ready;
-    const ready = new Promise<Worker | typeof UNAVAILABLE>((resolve) => {
-      let worker: Worker;
-      try {
-        worker = this.start();
-      } catch (error) {
-        console.error(
-          "The ingest checking thread could not start; checking in the request thread.",
-          error,
-        );
-        resolve(UNAVAILABLE);
-        return;
-      }
-      let started = false;
-      worker.unref();
-      worker.on("message", (reply: CheckReply | ThreadReady) => {
-        if ("ready" in reply) {
-          started = true;
-          this.worker = worker;
-          resolve(worker);
-          return;
-        }
-        const waiting = this.waiting.get(reply.id);
-        if (!waiting) return;
-        this.waiting.delete(reply.id);
-        waiting.resolve(reply);
-      });
-      worker.on("error", (error) => {
-        console.error("The ingest checking thread failed", error);
-      });
-      worker.on("exit", (code) => {
-        if (!started) {
-          console.error(
-            `The ingest checking thread exited with code ${code} before it started; checking in the request thread.`,
-          );
-          resolve(UNAVAILABLE);
-          return;
-        }
-        if (this.worker === worker) {
-          this.worker = null;
-          this.ready = null;
-        }
-        const stopped = new Error(`The ingest checking thread stopped (exit code ${code}).`);
-        for (const waiting of this.waiting.values()) waiting.reject(stopped);
-        this.waiting.clear();
-      });
-    });
-    this.ready = ready;
-    return ready;
-  }
-
-  private ask(
+  /** Asks the thread; a refusal of the body (400, 413) is thrown as such. */
+  private async ask(
     worker: Worker,
     request: CheckRequest,
     transfer: ArrayBuffer[] = [],
   ): Promise<CheckReply> {
-    return new Promise((resolve, reject) => {
-      if (this.worker !== worker) {
-        reject(new Error("The ingest checking thread stopped before this request was checked."));
-        return;
-      }
-      this.waiting.set(request.id, {
-        resolve: (reply) => {
-          if ("rejected" in reply) {
-            reject(new RequestRejected(reply.rejected.status, reply.rejected.message));
-          } else {
-            resolve(reply);
-          }
-        },
-        reject,
-      });
-      worker.postMessage(request, transfer);
-    });
+    const reply = await this.thread.ask(worker, request, transfer);
+    if ("rejected" in reply)
+      throw new RequestRejected(reply.rejected.status, reply.rejected.message);
+    return reply;
   }
 }
 
