@@ -6,9 +6,13 @@
  * milliseconds of the one thread every request shares. A client that resends at once,
  * ignoring `Retry-After`, with 24 requests in flight got about 180 answers a second and kept
  * that thread busy for everyone else. So a tenant's first refusal is sent at once, and every
- * further one within `BUSY_HOLD_MS` of the tenant's previous refusal is held for
+ * further one within `BUSY_HOLD_MS` of the tenant's previous refusal is held for about
  * `BUSY_HOLD_MS` before it is sent: a timer, no CPU, so each connection of such a client gets
- * about one answer a second. At most `MAX_HELD_BUSY` answers are held at once per process
+ * about one answer a second. About: each hold is half to one and a half times as long, at
+ * random. Connections refused together would otherwise be answered together a second later,
+ * resend together and be refused together again, every second: a convoy that handed the
+ * thread two dozen requests at once, and a health check arriving behind them waited for all
+ * of them (docs/RELIABILITY.md, "6 December 2026, later"). At most `MAX_HELD_BUSY` answers are held at once per process
  * (beyond that sent at once), and a held answer is let go when its client disconnects.
  * Pure bookkeeping: no I/O.
  */
@@ -29,6 +33,8 @@ export class BusyHolds {
     private readonly holdMs = BUSY_HOLD_MS,
     private readonly maxHeld = MAX_HELD_BUSY,
     private readonly now: () => number = () => performance.now(),
+    /** A held answer waits `holdMs` times this: 0.5 to 1.5 at random, 1 on average. */
+    private readonly spread: () => number = () => 0.5 + Math.random(),
   ) {}
 
   /** Busy answers being held now. */
@@ -38,7 +44,7 @@ export class BusyHolds {
 
   /**
    * Resolves when the refusal of a request of `tenant` may be sent: at once for the tenant's
-   * first refusal in `holdMs`, after `holdMs` (or when `signal` aborts) for further ones.
+   * first refusal in `holdMs`, after about `holdMs` (or when `signal` aborts) for further ones.
    */
   async hold(tenant: string, signal?: AbortSignal): Promise<void> {
     const now = this.now();
@@ -53,7 +59,7 @@ export class BusyHolds {
     if (this.held >= this.maxHeld) return;
     this.held++;
     try {
-      await wait(this.holdMs, signal);
+      await wait(this.holdMs * this.spread(), signal);
     } finally {
       this.held--;
     }
