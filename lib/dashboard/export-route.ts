@@ -94,7 +94,14 @@ export function csvExportRoute<Schema extends z.ZodType<ExportScope>, Row>(
     const limit = definition.rowLimit ?? EXPORT_ROW_LIMIT;
     let opened: OpenedCsv | null;
     try {
-      opened = await openDownload(definition, read.data, now, scope, limit);
+      opened = await openDownload(
+        definition,
+        read.data,
+        now,
+        scope,
+        limit,
+        request.method === "HEAD",
+      );
     } catch (error) {
       slot();
       throw error;
@@ -185,10 +192,14 @@ function openDownload<Schema extends z.ZodType<ExportScope>, Row>(
   now: Date,
   scope: TenantScope,
   limit: number,
+  headersOnly: boolean,
 ): Promise<OpenedCsv | null> {
   const inThread = () => openCsv(definition, search, now, scope, limit);
   if (!definition.thread) return inThread();
-  return openStreamedDownload({ name: definition.thread, search, now, scope, limit }, inThread);
+  return openStreamedDownload(
+    { name: definition.thread, search, now, scope, limit, headersOnly },
+    inThread,
+  );
 }
 
 /** Rows already in memory (a rollup aggregate), written in batches like the others. */

@@ -40,6 +40,7 @@ const download: StreamedDownload = {
   now: new Date(),
   scope: ALL_TENANTS,
   limit: 10,
+  headersOnly: false,
 };
 
 const notHere = async (): Promise<OpenedCsv | null> => {
@@ -81,6 +82,19 @@ describe("ExportThread", () => {
     await opened?.chunks.next();
     await opened?.chunks.return();
     await vi.waitFor(() => expect(seen).toEqual(["open", "next", "close"]));
+  });
+
+  it("asks only for the count of a download for its headers, which the thread does not keep", async () => {
+    const worker = started(standIn(["h\r\n", "1\r\n"]));
+    const seen: string[] = [];
+    worker.on("message", (message: { seen?: string }) => {
+      if (message.seen) seen.push(message.seen);
+    });
+    const thread = new ExportThread(() => worker);
+    const opened = await thread.open({ ...download, headersOnly: true }, notHere);
+    expect(opened?.total).toBe(2);
+    expect(await text(opened)).toBe("");
+    expect(seen).toEqual(["open"]);
   });
 
   it("opens downloads in the request's thread when the thread cannot start", async () => {

@@ -24,6 +24,8 @@ export interface StreamedDownload {
   now: Date;
   scope: TenantScope;
   limit: number;
+  /** A `HEAD` request: only the count of rows is wanted, no CSV. */
+  headersOnly: boolean;
 }
 
 /**
@@ -55,7 +57,9 @@ export class ExportThread {
     const opened = await this.thread.ask(worker, { op: "open", id: stream, stream, ...download });
     if (!("total" in opened)) throw unexpected(opened);
     if (opened.total === null) return null;
-    return { total: opened.total, chunks: this.chunks(worker, stream) };
+    // For headers only, the thread has already let go of the download.
+    const chunks = download.headersOnly ? noChunks() : this.chunks(worker, stream);
+    return { total: opened.total, chunks };
   }
 
   /** The download's chunks, each asked for when the body wants it. */
@@ -81,6 +85,8 @@ export class ExportThread {
     }
   }
 }
+
+async function* noChunks(): AsyncGenerator<Uint8Array, void, undefined> {}
 
 function unexpected(reply: ExportReply): Error {
   return new Error(

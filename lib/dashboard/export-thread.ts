@@ -4,7 +4,8 @@
  * own and writes their CSV, so that the server's main thread — which answers every request,
  * health check and ingest batch — only hands the bytes on. Its garbage is collected in its own
  * heap, without stopping the main thread. `export-streams.ts` starts it and speaks to it:
- * `open` loads a download and answers how many rows match (or that there is no such thing),
+ * `open` loads a download and answers how many rows match (or that there is no such thing;
+ * for a `HEAD` request that is all),
  * then each `next` answers the next chunk of CSV (the header line first, each read one ahead
  * of its `next`), handed over without a copy, until `done`; `close` ends a download early (the client went away).
  */
@@ -23,6 +24,7 @@ export type ExportRequest =
       now: Date;
       scope: TenantScope;
       limit: number;
+      headersOnly: boolean;
     }
   | { op: "next"; id: number; stream: number }
   | { op: "close"; id: number; stream: number };
@@ -57,9 +59,12 @@ function readAhead(chunks: Chunks): Promise<IteratorResult<Uint8Array, void>> {
 async function answer(request: ExportRequest): Promise<Answer<ExportReply>> {
   const { id, stream } = request;
   if (request.op === "open") {
-    const { name, search, now, scope, limit } = request;
+    const { name, search, now, scope, limit, headersOnly } = request;
     const opened = await STREAMED_EXPORTS[name](search, now, scope, limit);
-    if (opened) streams.set(stream, { chunks: opened.chunks, ahead: readAhead(opened.chunks) });
+    // A download for its headers only is answered its count and not kept.
+    if (opened && !headersOnly) {
+      streams.set(stream, { chunks: opened.chunks, ahead: readAhead(opened.chunks) });
+    }
     return { reply: { id, total: opened ? opened.total : null } };
   }
   const download = streams.get(stream);
