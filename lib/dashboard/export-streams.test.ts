@@ -58,6 +58,15 @@ function started(worker: Worker): Worker {
   workers.push(worker);
   return worker;
 }
+/** A started stand-in and the requests it has been sent, in order. */
+function watched(worker: Worker): { worker: Worker; seen: string[] } {
+  const seen: string[] = [];
+  worker.on("message", (message: { seen?: string }) => {
+    if (message.seen) seen.push(message.seen);
+  });
+  return { worker: started(worker), seen };
+}
+
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((worker) => worker.terminate()));
   vi.restoreAllMocks();
@@ -72,11 +81,7 @@ describe("ExportThread", () => {
   });
 
   it("tells the thread to let go of a download ended early", async () => {
-    const worker = started(standIn(["h\r\n", "1\r\n"]));
-    const seen: string[] = [];
-    worker.on("message", (message: { seen?: string }) => {
-      if (message.seen) seen.push(message.seen);
-    });
+    const { worker, seen } = watched(standIn(["h\r\n", "1\r\n"]));
     const thread = new ExportThread(() => worker);
     const opened = await thread.open(download, notHere);
     await opened?.chunks.next();
@@ -85,11 +90,7 @@ describe("ExportThread", () => {
   });
 
   it("asks only for the count of a download for its headers, which the thread does not keep", async () => {
-    const worker = started(standIn(["h\r\n", "1\r\n"]));
-    const seen: string[] = [];
-    worker.on("message", (message: { seen?: string }) => {
-      if (message.seen) seen.push(message.seen);
-    });
+    const { worker, seen } = watched(standIn(["h\r\n", "1\r\n"]));
     const thread = new ExportThread(() => worker);
     const opened = await thread.open({ ...download, headersOnly: true }, notHere);
     expect(opened?.total).toBe(2);

@@ -9,24 +9,12 @@
  * meanwhile (docs/RELIABILITY.md, "4. Unbounded run export").
  */
 import { Worker } from "node:worker_threads";
-import type { TenantScope } from "@/lib/auth/scope";
 import { env } from "@/lib/env";
-import { ServerThread, THREAD_UNAVAILABLE } from "@/lib/threads/server-thread";
+import { ServerThread, THREAD_UNAVAILABLE, unexpectedReply } from "@/lib/threads/server-thread";
 import type { OpenedCsv } from "./export-rows";
-import type { ExportReply, ExportRequest } from "./export-thread";
-import type { StreamedExportName } from "./streamed-exports";
+import type { ExportReply, ExportRequest, StreamedDownload } from "./export-thread";
 
-/** What a download asks the export thread for. */
-export interface StreamedDownload {
-  name: StreamedExportName;
-  /** The query as its route read it. */
-  search: unknown;
-  now: Date;
-  scope: TenantScope;
-  limit: number;
-  /** A `HEAD` request: only the count of rows is wanted, no CSV. */
-  headersOnly: boolean;
-}
+export type { StreamedDownload };
 
 /**
  * The export thread as the main thread sees it (a `ServerThread`). A download being written when
@@ -55,7 +43,7 @@ export class ExportThread {
     if (worker === THREAD_UNAVAILABLE) return inThread();
     const stream = this.thread.nextId();
     const opened = await this.thread.ask(worker, { op: "open", id: stream, stream, ...download });
-    if (!("total" in opened)) throw unexpected(opened);
+    if (!("total" in opened)) throw unexpectedReply("export thread", opened);
     if (opened.total === null) return null;
     // For headers only, the thread has already let go of the download.
     const chunks = download.headersOnly ? noChunks() : this.chunks(worker, stream);
@@ -76,7 +64,7 @@ export class ExportThread {
           finished = true;
           return;
         }
-        if (!("chunk" in reply)) throw unexpected(reply);
+        if (!("chunk" in reply)) throw unexpectedReply("export thread", reply);
         yield reply.chunk;
       }
     } finally {
@@ -87,14 +75,6 @@ export class ExportThread {
 }
 
 async function* noChunks(): AsyncGenerator<Uint8Array, void, undefined> {}
-
-function unexpected(reply: ExportReply): Error {
-  return new Error(
-    "failed" in reply
-      ? `The export thread failed: ${reply.failed}`
-      : "Unexpected reply from the export thread.",
-  );
-}
 
 let exportThread: ExportThread | undefined;
 

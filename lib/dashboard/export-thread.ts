@@ -14,18 +14,20 @@ import type { TenantScope } from "@/lib/auth/scope";
 import { type Answer, answerRequests, failureText } from "@/lib/threads/server-thread";
 import { STREAMED_EXPORTS, type StreamedExportName } from "./streamed-exports";
 
+/** What a download asks the export thread for. */
+export interface StreamedDownload {
+  name: StreamedExportName;
+  /** The query as its route read it. */
+  search: unknown;
+  now: Date;
+  scope: TenantScope;
+  limit: number;
+  /** A `HEAD` request: only the count of rows is wanted, no CSV. */
+  headersOnly: boolean;
+}
+
 export type ExportRequest =
-  | {
-      op: "open";
-      id: number;
-      stream: number;
-      name: StreamedExportName;
-      search: unknown;
-      now: Date;
-      scope: TenantScope;
-      limit: number;
-      headersOnly: boolean;
-    }
+  | ({ op: "open"; id: number; stream: number } & StreamedDownload)
   | { op: "next"; id: number; stream: number }
   | { op: "close"; id: number; stream: number };
 

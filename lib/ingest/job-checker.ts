@@ -13,7 +13,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { env } from "@/lib/env";
-import { ServerThread, THREAD_UNAVAILABLE } from "@/lib/threads/server-thread";
+import { ServerThread, THREAD_UNAVAILABLE, unexpectedReply } from "@/lib/threads/server-thread";
 import { type JobKind, type JobOf, type JobResults, openJob } from "./check-jobs";
 import type { CheckReply, CheckRequest } from "./check-thread";
 import { RequestRejected } from "./request";
@@ -71,12 +71,12 @@ export class CheckThread {
     const opened = await this.ask(worker, { op: "open", id, job: { ...job, body: own } }, [
       own.buffer as ArrayBuffer,
     ]);
-    if (!("count" in opened)) throw unexpected(opened);
+    if (!("count" in opened)) throw unexpectedReply("checking thread", opened);
     return {
       count: opened.count,
       finish: async () => {
         const reply = await this.ask(worker, { op: "finish", id, tenant });
-        if (!("result" in reply)) throw unexpected(reply);
+        if (!("result" in reply)) throw unexpectedReply("checking thread", reply);
         // The thread ran the job this request opened, whose kind is this request's.
         return reply.result as JobResults[(typeof job)["kind"]];
       },
@@ -95,14 +95,6 @@ export class CheckThread {
       throw new RequestRejected(reply.rejected.status, reply.rejected.message);
     return reply;
   }
-}
-
-function unexpected(reply: CheckReply): Error {
-  return new Error(
-    "failed" in reply
-      ? `The checking thread failed: ${reply.failed}`
-      : "Unexpected reply from the checking thread.",
-  );
 }
 
 let checkThread: CheckThread | undefined;

@@ -142,6 +142,15 @@ export function answerRequests<Request extends ThreadMessage, Reply extends Thre
   port.postMessage({ ready: true } satisfies ThreadReady);
 }
 
+/** The error for a reply that is not the one asked for: a failure in the thread, or another. */
+export function unexpectedReply(name: string, reply: object): Error {
+  return new Error(
+    "failed" in reply
+      ? `The ${name} failed: ${String(reply.failed)}`
+      : `Unexpected reply from the ${name}.`,
+  );
+}
+
 /** An error as the main thread reads it in a failed reply. */
 export function failureText(error: unknown): string {
   return error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -5,7 +5,6 @@
  * each for a tenant of its own, and answer and store the same.
  */
 import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createApiKey } from "@/lib/keys";
@@ -13,6 +12,7 @@ import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
 import { postBatch } from "../support/http";
 import { deleteTenantRows } from "../support/tenant-rows";
+import { threadsOf } from "../support/threads";
 
 const databaseUrl = inject("databaseUrl");
 const SUFFIX = Date.now().toString(36);
@@ -85,16 +85,6 @@ async function stored(tenant: string) {
     [tenant],
   );
   return rows[0];
-}
-
-/** The OS threads of a server's processes (Linux). */
-async function threadsOf(server: AppServer): Promise<number> {
-  let threads = 0;
-  for (const pid of server.pids()) {
-    const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-    threads += Number(status.match(/^Threads:\s+(\d+)/m)?.[1] ?? 0);
-  }
-  return threads;
 }
 
 describe("checking in the checking thread or in the request's thread", () => {

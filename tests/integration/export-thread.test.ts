@@ -5,7 +5,6 @@
  * headers and the same bytes, answer 404 alike, and a download cancelled after its first chunk
  * leaves the thread serving the next.
  */
-import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { EXPORT_HEADERS } from "@/lib/dashboard/export-route";
@@ -15,6 +14,7 @@ import { type AppServer, startAppServer } from "@/scripts/lib/app-server";
 import { createTestUser, type SignedIn, signedInAs } from "../support/accounts";
 import { postBatch } from "../support/http";
 import { deleteTenantRows } from "../support/tenant-rows";
+import { threadsOf } from "../support/threads";
 
 const databaseUrl = inject("databaseUrl");
 const tenant = `export-thread-${Date.now().toString(36)}`;
@@ -65,16 +65,6 @@ afterAll(async () => {
   await deleteTenantRows(db, tenant);
   await db.end();
 });
-
-/** The OS threads of a server's processes (Linux). */
-async function threadsOf(server: AppServer): Promise<number> {
-  let threads = 0;
-  for (const pid of server.pids()) {
-    const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-    threads += Number(status.match(/^Threads:\s+(\d+)/m)?.[1] ?? 0);
-  }
-  return threads;
-}
 
 async function download(mode: Mode, path: string) {
   const { viewer } = servers.get(mode) ?? expect.unreachable();
