@@ -1,13 +1,13 @@
 /**
  * The export thread: a worker thread of the server that reads the streamed downloads' rows
- * (streamed-exports.ts: a run's iterations, the runs list) with a database connection of its
+ * (streamed-exports.ts: a run's iterations, the runs list) with database connections of its
  * own and writes their CSV, so that the server's main thread — which answers every request,
  * health check and ingest batch — only hands the bytes on. Its garbage is collected in its own
  * heap, without stopping the main thread. `export-streams.ts` starts it and speaks to it:
- * `open` loads a download and answers how many rows match (or that there is no such thing;
- * for a `HEAD` request that is all),
- * then each `next` answers the next chunk of CSV (the header line first, each read one ahead
- * of its `next`), handed over without a copy, until `done`; `close` ends a download early (the client went away).
+ * `open` loads a download and answers how many rows match, or that there is no such thing (for
+ * a `HEAD` request that is all); then each `next` answers the next chunk of CSV, the header
+ * line first, each read one ahead of its `next` and handed over without a copy, until `done`;
+ * `close` ends a download early (the client went away).
  */
 
 import type { TenantScope } from "@/lib/auth/scope";
