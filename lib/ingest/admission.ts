@@ -165,6 +165,14 @@ async function authenticate(
 }
 
 /**
+ * `Cache-Control` of every answer of the ingest endpoints. `no-transform` also keeps the server
+ * from compressing them (Next.js's compression skips such answers): they are small (an error
+ * report is at most 64 kB), and gzip ran on the main thread for every one of them — 585 ms of
+ * its 12.4 s of work under the poison load (docs/RELIABILITY.md, "6 December 2026, later").
+ */
+export const INGEST_CACHE_CONTROL = "no-store, no-transform";
+
+/**
  * Admits `request` (throttle, key) and runs `handle` with its tenant; every refusal on the
  * way, thrown as `RequestRejected` or met as an unavailable database, is answered by
  * `refuse`. `label` names the endpoint in the log of an unexpected failure.

@@ -3,7 +3,7 @@
  * own, store the good ones, and answer 200 (all stored) or 207 with per-event results.
  */
 import type { IngestSuccess } from "@/lib/schemas/ingest";
-import { serveKeyedIngest } from "./admission";
+import { INGEST_CACHE_CONTROL, serveKeyedIngest } from "./admission";
 import { refusedEvent } from "./events";
 import { runJob } from "./job-checker";
 import { ingestResponseBody } from "./report";
@@ -11,7 +11,7 @@ import { checkContentType } from "./request";
 import { storeEvents } from "./store";
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
+  Response.json(body, { status, headers: { "Cache-Control": INGEST_CACHE_CONTROL, ...headers } });
 
 export function handleIngest(request: Request): Promise<Response> {
   return serveKeyedIngest(

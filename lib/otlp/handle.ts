@@ -6,7 +6,7 @@
  * spans, and a `google.rpc.Status` naming the field and rule on a refusal.
  */
 import { create, toBinary, toJson } from "@bufbuild/protobuf";
-import { type Refusal, serveKeyedIngest } from "@/lib/ingest/admission";
+import { INGEST_CACHE_CONTROL, type Refusal, serveKeyedIngest } from "@/lib/ingest/admission";
 import { runJob } from "@/lib/ingest/job-checker";
 import { mediaTypeOf, RequestRejected } from "@/lib/ingest/request";
 import type { OtlpEncoding } from "./decode";
@@ -56,7 +56,11 @@ function encoded(
 ): Response {
   return new Response(body, {
     status,
-    headers: { "Content-Type": CONTENT_TYPES[encoding], "Cache-Control": "no-store", ...headers },
+    headers: {
+      "Content-Type": CONTENT_TYPES[encoding],
+      "Cache-Control": INGEST_CACHE_CONTROL,
+      ...headers,
+    },
   });
 }
 

@@ -80,9 +80,13 @@ async function storedDecisions(runId: string): Promise<number> {
 describe("POST /api/ingest: bounded error report", () => {
   it("answers a batch of 1,000 events with 1,000 wrong items each in at most 64 kB", async () => {
     const response = await post(gzip(amplificationBatch()), {
-      headers: { "Content-Encoding": "gzip" },
+      headers: { "Content-Encoding": "gzip", "Accept-Encoding": "gzip" },
     });
     expect(response.status).toBe(207);
+    // Sent as it is, though the client takes gzip: the server does not spend its main thread
+    // compressing ingest answers (lib/ingest/admission.ts, INGEST_CACHE_CONTROL).
+    expect(response.headers.get("Content-Encoding")).toBeNull();
+    expect(response.headers.get("Cache-Control")).toBe("no-store, no-transform");
     const text = await response.text();
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024);
     const body = ingestResponseSchema.parse(JSON.parse(text));
