@@ -10,7 +10,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { env } from "@/lib/env";
-import { ServerThread, THREAD_UNAVAILABLE, unexpectedReply } from "@/lib/threads/server-thread";
+import { ServerThread, THREAD_UNAVAILABLE } from "@/lib/threads/server-thread";
 import type { OpenedCsv } from "./export-rows";
 import type { ExportReply, ExportRequest, StreamedDownload } from "./export-thread";
 
@@ -43,7 +43,7 @@ export class ExportThread {
     if (worker === THREAD_UNAVAILABLE) return inThread();
     const stream = this.thread.nextId();
     const opened = await this.thread.ask(worker, { op: "open", id: stream, stream, ...download });
-    if (!("total" in opened)) throw unexpectedReply("export thread", opened);
+    if (!("total" in opened)) throw this.thread.unexpected(opened);
     if (opened.total === null) return null;
     // For headers only, the thread has already let go of the download.
     const chunks = download.headersOnly ? noChunks() : this.chunks(worker, stream);
@@ -64,7 +64,7 @@ export class ExportThread {
           finished = true;
           return;
         }
-        if (!("chunk" in reply)) throw unexpectedReply("export thread", reply);
+        if (!("chunk" in reply)) throw this.thread.unexpected(reply);
         yield reply.chunk;
       }
     } finally {

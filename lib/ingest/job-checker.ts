@@ -13,7 +13,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { env } from "@/lib/env";
-import { ServerThread, THREAD_UNAVAILABLE, unexpectedReply } from "@/lib/threads/server-thread";
+import { ServerThread, THREAD_UNAVAILABLE } from "@/lib/threads/server-thread";
 import { type JobKind, type JobOf, type JobResults, openJob } from "./check-jobs";
 import type { CheckReply, CheckRequest } from "./check-thread";
 import { RequestRejected } from "./request";
@@ -71,12 +71,12 @@ export class CheckThread {
     const opened = await this.ask(worker, { op: "open", id, job: { ...job, body: own } }, [
       own.buffer as ArrayBuffer,
     ]);
-    if (!("count" in opened)) throw unexpectedReply("checking thread", opened);
+    if (!("count" in opened)) throw this.thread.unexpected(opened);
     return {
       count: opened.count,
       finish: async () => {
         const reply = await this.ask(worker, { op: "finish", id, tenant });
-        if (!("result" in reply)) throw unexpectedReply("checking thread", reply);
+        if (!("result" in reply)) throw this.thread.unexpected(reply);
         // The thread ran the job this request opened, whose kind is this request's.
         return reply.result as JobResults[(typeof job)["kind"]];
       },

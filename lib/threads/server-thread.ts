@@ -114,6 +114,16 @@ export class ServerThread<Request extends ThreadMessage, Reply extends ThreadMes
     });
   }
 
+  /** The error for a reply that is not the one asked for: a failure in the thread, or another. */
+  unexpected(reply: Reply): Error {
+    const { name } = this.options;
+    return new Error(
+      "failed" in reply
+        ? `The ${name} failed: ${String(reply.failed)}`
+        : `Unexpected reply from the ${name}.`,
+    );
+  }
+
   /** Sends `request` to `worker` without waiting for a reply (it sends none). */
   tell(worker: Worker, request: Request): void {
     if (this.worker === worker) worker.postMessage(request);
@@ -140,15 +150,6 @@ export function answerRequests<Request extends ThreadMessage, Reply extends Thre
     );
   });
   port.postMessage({ ready: true } satisfies ThreadReady);
-}
-
-/** The error for a reply that is not the one asked for: a failure in the thread, or another. */
-export function unexpectedReply(name: string, reply: object): Error {
-  return new Error(
-    "failed" in reply
-      ? `The ${name} failed: ${String(reply.failed)}`
-      : `Unexpected reply from the ${name}.`,
-  );
 }
 
 /** An error as the main thread reads it in a failed reply. */
