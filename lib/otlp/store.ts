@@ -389,6 +389,18 @@ async function adoptToolRuns(
 }
 
 /**
+ * Raises the max iteration of tenant $1's runs $2 to the highest of their decisions, each run's
+ * read by a LATERAL probe of the run index (its last entry in each week's partition). Written
+ * as one scan of the tenant's decisions for the list of runs, PostgreSQL walked all the
+ * tenant's rows of a week's partition that had no statistics yet (its first minute).
+ */
+export const RAISE_MAX_ITERATION_SQL = `UPDATE runs r SET max_iteration = m.max_iteration
+       FROM unnest($2::text[]) AS u(run_id),
+            LATERAL (SELECT max(d.iteration) AS max_iteration FROM decisions d
+                      WHERE d.tenant_id = $1 AND d.run_id = u.run_id) AS m
+      WHERE r.tenant_id = $1 AND r.run_id = u.run_id AND r.max_iteration < m.max_iteration`;
+
+/**
  * Ranks every stored LLM-call span of the runs that got a new one, by (start time, span id,
  * trace id); moves the iteration of already-stored derived decisions and outcomes whose rank
  * changed, and the runs' max iteration; answers the rank of every span of those runs.
@@ -444,13 +456,7 @@ async function rankRuns(
     [tenant, ids, iterations, earlier.map((row) => row.run_id)],
   );
   if (moved.length > 0) {
-    await client.query(
-      `UPDATE runs r SET max_iteration = m.max_iteration
-         FROM (SELECT run_id, max(iteration) AS max_iteration FROM decisions
-                WHERE tenant_id = $1 AND run_id = ANY($2::text[]) GROUP BY run_id) AS m
-        WHERE r.tenant_id = $1 AND r.run_id = m.run_id AND r.max_iteration < m.max_iteration`,
-      [tenant, moved.map((row) => row.run_id)],
-    );
+    await client.query(RAISE_MAX_ITERATION_SQL, [tenant, moved.map((row) => row.run_id)]);
   }
   return ranks;
 }
