@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
+import { signInErrorPath } from "@/lib/auth/paths";
 
 interface Props {
   /** Where to go once signed in (a same-site path). */
@@ -71,7 +72,7 @@ export function SignInForm({ next, ssoName, initialError }: Props) {
       body: JSON.stringify({
         provider: "sso",
         callbackURL: next,
-        errorCallbackURL: next === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`,
+        errorCallbackURL: signInErrorPath(next),
         disableRedirect: true,
       }),
     }).catch(() => null);

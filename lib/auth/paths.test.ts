@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptsApiKey, isPublicPath, safeNextPath } from "./paths";
+import { acceptsApiKey, isPublicPath, safeNextPath, signInErrorPath } from "./paths";
 
 describe("isPublicPath", () => {
   it.each([
@@ -56,5 +56,14 @@ describe("safeNextPath", () => {
     "runs",
   ])("sends %s to the overview instead", (path) => {
     expect(safeNextPath(path)).toBe("/");
+  });
+});
+
+describe("signInErrorPath", () => {
+  it("sends a failed sign-in to the sign-in page, which goes on to where it was headed", () => {
+    expect(signInErrorPath("/")).toBe("/sign-in");
+    expect(signInErrorPath("/runs?tenant=acme&mode=off")).toBe(
+      "/sign-in?next=%2Fruns%3Ftenant%3Dacme%26mode%3Doff",
+    );
   });
 });

@@ -51,3 +51,13 @@ export function safeNextPath(path: string | null | undefined): string {
   if (!path?.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return "/";
   return path.slice(0, 2_000);
 }
+
+/**
+ * Where a sign-in that fails on its way back (a one-time link used or expired, single sign-on
+ * refused) sends the browser: the sign-in page, which says why from the `error` the auth
+ * library adds, and which goes on to `next` once signed in. Sent to the app's own page `/`
+ * instead, a browser without a session was sent on to a bare sign-in form.
+ */
+export function signInErrorPath(next: string): string {
+  return next === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`;
+}

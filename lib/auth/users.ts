@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getPrisma } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { signInErrorPath } from "./paths";
 import { collectSignInLinks, getAuth } from "./server";
 
 export class UserExistsError extends Error {
@@ -54,7 +55,8 @@ export function publicOrigin(): string {
 
 /**
  * A one-time link that signs `email` in and opens `callbackPath`. Valid for 24 hours, used
- * once; it signs in only an existing user.
+ * once; it signs in only an existing user. Opened again, or late, it leads to the sign-in page,
+ * which says so.
  */
 export async function createSignInLink(email: string, callbackPath = "/"): Promise<string> {
   const origin = new URL(publicOrigin());
@@ -65,7 +67,11 @@ export async function createSignInLink(email: string, callbackPath = "/"): Promi
     },
     () =>
       getAuth().api.signInMagicLink({
-        body: { email: email.toLowerCase(), callbackURL: callbackPath },
+        body: {
+          email: email.toLowerCase(),
+          callbackURL: callbackPath,
+          errorCallbackURL: signInErrorPath(callbackPath),
+        },
         headers: new Headers({ host: origin.host, origin: origin.origin }),
       }),
   );

@@ -41,13 +41,16 @@ describe("npm run users", () => {
     expect(html).toContain(email);
     expect(html).toContain('title="Instance admin"');
 
-    // Used once: the same link now leads back to sign-in with an error.
+    // Used once: the same link now leads back to sign-in, which says why.
     const again = await fetch(link, { redirect: "manual" });
     expect(again.status).toBe(302);
-    expect(again.headers.get("location")).toContain("error=INVALID_TOKEN");
+    expect(again.headers.get("location")).toBe(`${baseUrl}/sign-in?error=INVALID_TOKEN`);
     expect(again.headers.getSetCookie().some((line) => line.includes("session_token="))).toBe(
       false,
     );
+    const signIn = await fetch(again.headers.get("location") ?? "");
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain("This sign-in link has expired or was already used.");
   });
 
   it("lists users with their roles, and prints a new link for an existing user", async () => {
