@@ -2,7 +2,8 @@ import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ALL_TENANTS } from "@/lib/auth/scope";
 import type { OpenedCsv } from "./export-rows";
-import { ExportThread, type StreamedDownload } from "./export-streams";
+import { ExportThread } from "./export-streams";
+import type { StreamedDownload } from "./export-thread";
 
 /**
  * A stand-in for the export thread that speaks its protocol (export-thread.ts) over a download

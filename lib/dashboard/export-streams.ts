@@ -14,8 +14,6 @@ import { ServerThread, THREAD_UNAVAILABLE } from "@/lib/threads/server-thread";
 import type { OpenedCsv } from "./export-rows";
 import type { ExportReply, ExportRequest, StreamedDownload } from "./export-thread";
 
-export type { StreamedDownload };
-
 /**
  * The export thread as the main thread sees it (a `ServerThread`). A download being written when
  * the thread stops fails (its body ends with an error); the next starts a new thread.
