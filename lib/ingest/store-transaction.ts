@@ -9,17 +9,17 @@
  * the rows whose ids it added; an id a concurrent transaction is adding makes it wait for that
  * one's outcome. Rollups are built only from the rows copied, so a duplicate is stored once and
  * counted once. Each round trip is a wait, under load, for PostgreSQL and for the server's
- * thread, so they are kept few: a batch of decisions is five — `BEGIN` with the locks, the
- * event ids, COPY (two), the rollups with `COMMIT` — and new palettes, tool sizes, outcomes,
- * joins left to the database and keys another transaction holds add theirs only when there are
- * some.
+ * thread, so they are kept few: a batch of decisions is five — `BEGIN` with the event ids and
+ * the locks, the look-ups of waiting joins, COPY (two), the rollups with `COMMIT` — and new
+ * palettes, tool sizes, outcomes, joins left to the database and keys another transaction holds
+ * add theirs only when there are some.
  *
  * Two transactions, in this process or another, that store a decision and its outcome at the
  * same time would not see each other's rows and never join them. So each join key (tenant,
  * run, iteration) has a transaction-scoped advisory lock, and a transaction joins at a key only
  * while it holds the key's lock, after the transactions that held it before have ended. It
- * tries every key's lock when it begins, without waiting: at the keys it holds it joins as
- * if alone. At a key another transaction holds (an outcome whose decision is in the batch still
+ * tries every key's lock once its event ids are added, without waiting: at the keys it holds it
+ * joins as if alone. At a key another transaction holds (an outcome whose decision is in the batch still
  * being stored: the usual case when an agent's decision and outcome land in consecutive
  * batches) it writes its decisions unjoined, waits for the lock only after, and then joins
  * there in the database — so consecutive batches are written side by side and wait only for
@@ -90,8 +90,8 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
   const created = new Set<string>();
   let palettes: LearnedPalettes = NOTHING_LEARNED;
   try {
-    const { epoch, contended, ids } = await beginWithJoinLocks(client, unique);
-    const { stored, waiting, unjoined } = await addEventIds(client, unique);
+    const { epoch, stored, contended, ids } = await beginWithEventIdsAndJoinLocks(client, unique);
+    const { waiting, unjoined } = await lookUpWaitingJoins(client, unique);
     const fresh = unique.filter(
       (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
     );
@@ -161,24 +161,50 @@ const lockKey = (row: { tenant_id: string; run_id: string; iteration: number }) 
 const LOCK_OF_KEY = (key: string) => `hashtextextended(${key}, 7369)`;
 
 /**
- * Opens the transaction, tries the transaction-scoped advisory lock of every join key (tenant,
- * run, iteration) of `items`, takes an id for each of their decisions (decision-outcomes.ts)
- * and takes the palette gate (lib/ingest/palettes.ts), in one round trip: `BEGIN` and the locks
- * go as one simple query, so the keys are written into its text as literals (escaped by the
- * driver). Trying never waits: the keys whose lock a concurrent transaction holds come back as
- * `contended` (join keys, `joinKey`), and this transaction joins nothing at them until it
- * holds their locks too (`lockContended`). Answers those keys, the ids (ascending; those of
- * decisions found stored already go unused) and the gate's deletion count.
+ * Opens the transaction and, in one round trip (one simple query, so every value is written
+ * into its text as an escaped literal):
+ *
+ * 1. adds the (tenant, event id) keys of `items` to `event_ids` (lib/ingest/event-ids.ts),
+ *    skipping those already there, and answers those skipped: stored already, as a decision or
+ *    as an outcome. An id a concurrent transaction is adding makes the insert wait for that
+ *    transaction: if it commits, the id counts as stored here; if it rolls back, it is added
+ *    here. Ids are inserted in key order, so two transactions adding overlapping ids wait for
+ *    each other in one order, never in a cycle;
+ * 2. then tries the transaction-scoped advisory lock of every join key (tenant, run,
+ *    iteration) of `items`, without waiting: the keys a concurrent transaction holds come back
+ *    as `contended` (join keys, `joinKey`), and this transaction joins nothing at them until it
+ *    holds their locks too (`lockContended`);
+ * 3. takes an id for each of their decisions (decision-outcomes.ts; those of decisions found
+ *    stored already go unused) and the palette gate (lib/ingest/palettes.ts).
+ *
+ * The ids come before the locks so that a transaction never holds a join key's lock while it
+ * waits for an id. The same batch sent twice at once (a client retrying a request still in
+ * flight) used to split the keys' locks between its two transactions, each then waiting for
+ * the other — one for an id, the other for a key — until PostgreSQL broke the deadlock after
+ * `deadlock_timeout` (a second) and the store retried. Now the second waits at its ids, holding
+ * no lock, for the first to end, and then finds every id stored.
  */
-async function beginWithJoinLocks(
+async function beginWithEventIdsAndJoinLocks(
   client: pg.PoolClient,
   items: StoreInput[],
-): Promise<{ epoch: string; contended: Set<string>; ids: string[] }> {
+): Promise<{ epoch: string; stored: Set<string>; contended: Set<string>; ids: string[] }> {
   const joinKeyOf = new Map<string, string>();
   for (const { row } of items) joinKeyOf.set(lockKey(row), joinKey(row));
   const literals = [...joinKeyOf.keys()].map((key) => sqlLiteral(key)).join(",");
+  const arrayOf = (values: readonly string[]) => sqlLiteral(arrayLiteral(values));
   const results = (await client.query(
     `BEGIN;
+     WITH k AS (SELECT * FROM unnest(${arrayOf(items.map((item) => item.row.tenant_id))}::text[],
+                                     ${arrayOf(items.map((item) => item.row.event_id))}::text[],
+                                     ${arrayOf(items.map((item) => item.row.ts))}::timestamptz[])
+                  AS k(tenant_id, event_id, ts)),
+          added AS (INSERT INTO event_ids (tenant_id, event_id, ts)
+                    SELECT tenant_id, event_id, ts FROM k ORDER BY tenant_id, event_id
+                    ON CONFLICT DO NOTHING
+                    RETURNING tenant_id, event_id)
+     SELECT k.tenant_id, k.event_id FROM k
+      WHERE NOT EXISTS (SELECT 1 FROM added a
+                         WHERE a.tenant_id = k.tenant_id AND a.event_id = k.event_id);
      WITH keys AS (SELECT key, ${LOCK_OF_KEY("key")} AS k FROM unnest(ARRAY[${literals}]::text[]) AS key),
           tried AS MATERIALIZED (
             SELECT k, pg_try_advisory_xact_lock(k) AS held
@@ -186,12 +212,20 @@ async function beginWithJoinLocks(
      SELECT keys.key FROM keys JOIN tried USING (k) WHERE NOT tried.held;
      ${takeDecisionIdsSql(items.filter((item) => item.kind === "decision").length)};
      ${PALETTE_GATE}`,
-  )) as unknown as pg.QueryResult<{ key: string; id: string }>[];
-  const contended = new Set(
-    (results[1]?.rows ?? []).map(({ key }) => joinKeyOf.get(key) as string),
+  )) as unknown as pg.QueryResult<{
+    tenant_id: string;
+    event_id: string;
+    key: string;
+    id: string;
+  }>[];
+  const stored = new Set(
+    (results[1]?.rows ?? []).map((row) => eventKey(row.tenant_id, row.event_id)),
   );
-  const ids = (results[2]?.rows ?? []).map(({ id }) => id);
-  return { epoch: paletteEpochOf(results), contended, ids };
+  const contended = new Set(
+    (results[2]?.rows ?? []).map(({ key }) => joinKeyOf.get(key) as string),
+  );
+  const ids = (results[3]?.rows ?? []).map(({ id }) => id);
+  return { epoch: paletteEpochOf(results), stored, contended, ids };
 }
 
 /**
@@ -199,8 +233,9 @@ async function beginWithJoinLocks(
  * this transaction's rows are written: the transactions holding them have committed or rolled
  * back when it returns, so the join that follows sees their rows. Two transactions that each
  * hold a key the other waits for are a deadlock PostgreSQL breaks by failing one, which is then
- * retried (write-retry.ts); it takes a batch and a concurrent one sharing two join keys in
- * opposite order, such as the same batch sent twice at once.
+ * retried (write-retry.ts); it takes two concurrent batches with rows of different event ids at
+ * the same two join keys, whose tries each took one of them. The same batch sent twice at once
+ * is not such a pair: its second transaction waits at its event ids, before trying any lock.
  */
 async function lockContended(client: pg.PoolClient, contended: Iterable<string>): Promise<void> {
   const literals = [...contended].map((key) => sqlLiteral(key)).join(",");
@@ -226,20 +261,17 @@ const WAITING_OUTCOMES_OF_RUN = `LATERAL (
            OFFSET 0) AS w`;
 
 /**
- * Adds the (tenant, event id) keys of `items` to `event_ids` (lib/ingest/event-ids.ts) and
- * answers, in the same statement, what the transaction must know before it writes: the keys
- * that were stored already, as a decision or as an outcome (the insert skipped them); the join
- * keys (tenant, run, iteration) of `items` at which an outcome is waiting to be joined; and,
- * among the keys where `items` hold both a decision and an outcome, those with a stored
- * decision still waiting for its outcome. The advisory locks make the last two exact for the
- * keys this transaction locked. An event id a concurrent transaction is storing (sent again
- * under another run or iteration) makes the insert wait for that transaction: if it commits,
- * the id counts as stored here; if it rolls back, it is added here.
+ * What the transaction must know before it writes, looked up once its join keys' locks were
+ * tried (so that the statement sees every transaction that held them before): the join keys
+ * (tenant, run, iteration) of `items` at which an outcome is waiting to be joined; and, among
+ * the keys where `items` hold both a decision and an outcome, those with a stored decision
+ * still waiting for its outcome. The advisory locks make both exact for the keys this
+ * transaction locked.
  */
-async function addEventIds(
+async function lookUpWaitingJoins(
   client: pg.PoolClient,
   items: StoreInput[],
-): Promise<{ stored: Set<string>; waiting: Set<string>; unjoined: Set<string> }> {
+): Promise<{ waiting: Set<string>; unjoined: Set<string> }> {
   const decisionKeys = new Set<string>();
   for (const item of items) if (item.kind === "decision") decisionKeys.add(joinKey(item.row));
   const both = new Map<string, StoreInput["row"]>();
@@ -249,40 +281,29 @@ async function addEventIds(
   }
   const pairable = [...both.values()];
   const { rows } = await client.query<{
-    kind: "stored" | "waiting" | "unjoined";
+    kind: "waiting" | "unjoined";
     tenant_id: string;
-    event_id: string | null;
-    run_id: string | null;
-    iteration: number | null;
+    run_id: string;
+    iteration: number;
   }>(
-    // Ids are inserted in key order, so two transactions adding overlapping ids wait for each
-    // other in one order, not in a cycle. The probes are written as LATERAL subqueries so that
-    // PostgreSQL walks the small outcomes_waiting_idx and the run index of decisions whatever
-    // its statistics say, never scanning a whole table; OFFSET 0 and LIMIT keep each probe a
-    // subquery (without them PostgreSQL flattens the LATERAL into a join, and on a table whose
-    // statistics are stale it hashed a whole table for each batch). Waiting outcomes are probed
-    // per run (`WAITING_OUTCOMES_OF_RUN`).
-    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::timestamptz[])
-                  AS k(tenant_id, event_id, run_id, iteration, ts)),
-          added AS (INSERT INTO event_ids (tenant_id, event_id, ts)
-                    SELECT tenant_id, event_id, ts FROM k ORDER BY tenant_id, event_id
-                    ON CONFLICT DO NOTHING
-                    RETURNING tenant_id, event_id),
+    // The probes are written as LATERAL subqueries so that PostgreSQL walks the small
+    // outcomes_waiting_idx and the run index of decisions whatever its statistics say, never
+    // scanning a whole table; OFFSET 0 and LIMIT keep each probe a subquery (without them
+    // PostgreSQL flattens the LATERAL into a join, and on a table whose statistics are stale it
+    // hashed a whole table for each batch). Waiting outcomes are probed per run
+    // (`WAITING_OUTCOMES_OF_RUN`).
+    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+                  AS k(tenant_id, run_id, iteration)),
           runs AS (SELECT DISTINCT tenant_id, run_id FROM k),
-          pairable AS (SELECT * FROM unnest($6::text[], $7::text[], $8::int[])
+          pairable AS (SELECT * FROM unnest($4::text[], $5::text[], $6::int[])
                          AS p(tenant_id, run_id, iteration))
-     SELECT 'stored' AS kind, k.tenant_id, k.event_id, NULL AS run_id, NULL::int AS iteration
-       FROM k
-      WHERE NOT EXISTS (SELECT 1 FROM added a
-                         WHERE a.tenant_id = k.tenant_id AND a.event_id = k.event_id)
-     UNION ALL
-     SELECT 'waiting', r.tenant_id, NULL, r.run_id, w.iteration
+     SELECT 'waiting' AS kind, r.tenant_id, r.run_id, w.iteration
        FROM runs r, ${WAITING_OUTCOMES_OF_RUN}
       WHERE EXISTS (SELECT 1 FROM k
                      WHERE k.tenant_id = r.tenant_id AND k.run_id = r.run_id
                        AND k.iteration = w.iteration)
      UNION ALL
-     SELECT 'unjoined', p.tenant_id, NULL, p.run_id, p.iteration
+     SELECT 'unjoined', p.tenant_id, p.run_id, p.iteration
        FROM pairable p, LATERAL (
               SELECT 1 FROM decisions d
                WHERE d.tenant_id = p.tenant_id AND d.run_id = p.run_id
@@ -290,26 +311,17 @@ async function addEventIds(
                LIMIT 1) AS unjoined`,
     [
       arrayLiteral(items.map((item) => item.row.tenant_id)),
-      arrayLiteral(items.map((item) => item.row.event_id)),
       arrayLiteral(items.map((item) => item.row.run_id)),
       arrayLiteral(items.map((item) => item.row.iteration)),
-      arrayLiteral(items.map((item) => item.row.ts)),
       arrayLiteral(pairable.map((row) => row.tenant_id)),
       arrayLiteral(pairable.map((row) => row.run_id)),
       arrayLiteral(pairable.map((row) => row.iteration)),
     ],
   );
-  const stored = new Set<string>();
   const waiting = new Set<string>();
   const unjoined = new Set<string>();
-  for (const row of rows) {
-    if (row.kind === "stored") stored.add(eventKey(row.tenant_id, row.event_id as string));
-    else {
-      const key = joinKey(row as { tenant_id: string; run_id: string; iteration: number });
-      (row.kind === "waiting" ? waiting : unjoined).add(key);
-    }
-  }
-  return { stored, waiting, unjoined };
+  for (const row of rows) (row.kind === "waiting" ? waiting : unjoined).add(joinKey(row));
+  return { waiting, unjoined };
 }
 
 /** The key a decision and its outcome are joined on. */

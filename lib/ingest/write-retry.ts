@@ -28,9 +28,9 @@ export const WRITE_ATTEMPTS = 6;
 
 /**
  * The pause before attempt `attempt` (2, 3, …): random, and longer after each conflict. Two
- * transactions that deadlocked — the same batch sent twice at once, each holding a lock the
- * other waits for — would, retried at once, meet again in the same order; a random pause lets
- * one of them go first.
+ * transactions that deadlocked — concurrent batches at the same join keys, each holding a lock
+ * the other waits for (lib/ingest/store-transaction.ts) — would, retried at once, meet again
+ * in the same order; a random pause lets one of them go first.
  */
 export const conflictPause = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** (attempt - 2)));

@@ -323,6 +323,53 @@ describe("POST /api/ingest: idempotency and rollups", () => {
     expect(await rollupSums(tenant)).toMatchObject({ decisions: 13, dropped_tokens: 5 });
   });
 
+  it("waits for an event id another transaction is adding while holding no lock of its own", async () => {
+    // A client retrying a request still in flight sends the same batch twice at once. Had the
+    // second transaction taken join-key locks before waiting at an id the first one is adding,
+    // the first could wait for those locks in turn: a deadlock, a second lost to PostgreSQL's
+    // deadlock_timeout. A transaction holding the id stands in for the first request here.
+    const tenant = `id-wait-${Date.now()}`;
+    const key = (await createApiKey(tenant)).key;
+    const event = decisionEvent({ run_id: "run-id-wait", iteration: 0, dropped_tokens: 7 });
+    const blocker = new pg.Client({ connectionString: inject("databaseUrl") });
+    await blocker.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query(
+        "INSERT INTO event_ids (tenant_id, event_id, ts) VALUES ($1, $2, now())",
+        [tenant, event.event_id],
+      );
+      const blockerPid = (await blocker.query<{ pid: number }>("SELECT pg_backend_pid() AS pid"))
+        .rows[0]?.pid as number;
+      const response = postBatch(baseUrl, key, [
+        event,
+        outcomeEvent({ run_id: "run-id-wait", iteration: 0 }),
+      ]);
+      // Whatever statement it waits in, it must hold no advisory lock while it waits.
+      await waitForBackend({ by: blockerPid, query: "" });
+      const { rows } = await db.query<{ locktype: string; mode: string }>(
+        `SELECT l.locktype, l.mode FROM pg_locks l
+          WHERE l.granted AND l.locktype = 'advisory'
+            AND l.pid IN (SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid)))`,
+        [blockerPid],
+      );
+      expect(rows).toEqual([]);
+      await blocker.query("ROLLBACK");
+      const answered = await response;
+      expect(answered.status).toBe(200);
+      const body = (await answered.json()) as { successes: { status: number }[] };
+      expect(body.successes.map((s) => s.status)).toEqual([201, 201]);
+    } finally {
+      await blocker.query("ROLLBACK").catch(() => {});
+      await blocker.end();
+    }
+    expect(await rollupSums(tenant)).toMatchObject({
+      decisions: 1,
+      dropped_tokens: 7,
+      outcomes: 1,
+    });
+  });
+
   it("stores names and text exactly as sent, whatever characters they hold", async () => {
     const tenant = `chars-${Date.now()}`;
     const key = (await createApiKey(tenant)).key;
