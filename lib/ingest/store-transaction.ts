@@ -19,11 +19,11 @@
  * run, iteration) has a transaction-scoped advisory lock, and a transaction joins at a key only
  * while it holds the key's lock, after the transactions that held it before have ended. It
  * tries every key's lock once its event ids are added, without waiting: at the keys it holds it
- * joins as if alone. At a key another transaction holds (an outcome whose decision is in the batch still
- * being stored: the usual case when an agent's decision and outcome land in consecutive
- * batches) it writes its decisions unjoined, waits for the lock only after, and then joins
- * there in the database — so consecutive batches are written side by side and wait only for
- * each other's end. Outcomes the database may join are written after that join, marked as it
+ * joins as if alone. At a key another transaction holds (an outcome whose decision is in the
+ * batch still being stored: the usual case when an agent's decision and outcome land in
+ * consecutive batches) it writes its decisions unjoined, waits for the lock only after, and
+ * then joins there in the database — so consecutive batches are written side by side and wait
+ * only for each other's end. Outcomes the database may join are written after that join, marked as it
  * joined them, so that no outcome row is written twice. Batches that share a run but not an
  * iteration never wait for each other. Rollup rows are upserted in key order
  * (`rollup-upserts.ts`), so concurrent transactions do not deadlock on them.
