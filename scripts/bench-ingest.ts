@@ -201,7 +201,7 @@ async function main() {
       ],
       [
         "CPU during HTTP run",
-        `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s (of ${(2 * http.seconds).toFixed(1)} s on 2 cores)`,
+        `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, load process ${http.cpuSeconds.toFixed(1)} s (of ${(2 * http.seconds).toFixed(1)} s on 2 cores)`,
       ],
       [
         "stored / in rollups",

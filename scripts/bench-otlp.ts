@@ -138,7 +138,7 @@ async function main() {
       ["request latency p99", `${percentile(otlp.latencies, 99).toFixed(1)} ms`],
       [
         "CPU during OTLP run",
-        `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s (of ${(2 * otlp.seconds).toFixed(1)} s on 2 cores)`,
+        `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, load process ${otlp.cpuSeconds.toFixed(1)} s (of ${(2 * otlp.seconds).toFixed(1)} s on 2 cores)`,
       ],
       [
         "stored",

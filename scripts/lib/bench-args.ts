@@ -1,5 +1,6 @@
 /** Small helpers shared by the benchmark scripts. */
 import { spawn } from "node:child_process";
+import http from "node:http";
 
 /** The nearest-rank percentile `p` (0–100) of `values`. */
 export function percentile(values: number[], p: number): number {
@@ -46,6 +47,41 @@ export interface SendResult {
   latencies: number[];
   failures: number;
   requests: number;
+  /** CPU seconds (user and system) the load process itself used while sending. */
+  cpuSeconds: number;
+}
+
+/**
+ * Keep-alive connections for `postBodies`: the warm-up's connections carry the timed requests.
+ * (An idle kept-alive socket does not keep a process running: the agent unrefs it.)
+ */
+const loadAgent = new http.Agent({ keepAlive: true });
+
+/**
+ * One POST of `body` with node:http, read to its end; answers the status. The load processes
+ * post with node:http rather than `fetch`: `fetch` copies every body through a web stream
+ * first, and in the OTLP load process, whose heap holds the spans the exports were built from,
+ * its garbage made the load process itself take 4 s of the two cores' 22 per run
+ * (docs/PERFORMANCE.md, "a leaner load process").
+ */
+function postOnce(target: URL, headers: Record<string, string>, body: Uint8Array): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      target,
+      {
+        method: "POST",
+        agent: loadAgent,
+        headers: { ...headers, "Content-Length": String(body.byteLength) },
+      },
+      (response) => {
+        response.on("data", () => {});
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
 }
 
 /**
@@ -59,30 +95,30 @@ export async function postBodies(
   contentType: string,
   concurrency: number,
 ): Promise<SendResult> {
+  const target = new URL(url);
+  const headers = { Authorization: `Bearer ${key}`, "Content-Type": contentType };
   const latencies: number[] = [];
   let next = 0;
   let failures = 0;
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   async function worker() {
     while (next < bodies.length) {
-      const body = bodies[next++] as Uint8Array<ArrayBuffer>;
+      const body = bodies[next++] as Uint8Array;
       const t0 = performance.now();
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${key}`, "Content-Type": contentType },
-        body,
-      });
-      await response.arrayBuffer();
+      const status = await postOnce(target, headers, body);
       latencies.push(performance.now() - t0);
-      if (response.status !== 200) {
+      if (status !== 200) {
         failures++;
-        if (failures === 1) console.error(`first failure: ${response.status}`);
+        if (failures === 1) console.error(`first failure: ${status}`);
       }
     }
   }
   await Promise.all(Array.from({ length: concurrency }, worker));
+  const cpu = process.cpuUsage(cpuBefore);
   return {
     seconds: (performance.now() - started) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     latencies,
     failures,
     requests: bodies.length,

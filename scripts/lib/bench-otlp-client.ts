@@ -23,13 +23,9 @@ async function main() {
   const perExport = Number(perExportText);
   const concurrency = Number(concurrencyText);
   const start = new Date(String(startText));
-  const warmup = benchExports(Number(warmupText), perExport, 7, start, "bench-warmup");
-  const timed = benchExports(Number(callsText), perExport, 42, start, "bench");
-  const encoder = new TextEncoder();
-  const v1Bodies =
-    ingestKey && ingestKey !== "-"
-      ? timed.v1Batches.map((batch) => encoder.encode(JSON.stringify({ batch })))
-      : [];
+  const withIngest = Boolean(ingestKey && ingestKey !== "-");
+  const warmup = encodedExports(Number(warmupText), perExport, 7, start, "bench-warmup", false);
+  const timed = encodedExports(Number(callsText), perExport, 42, start, "bench", withIngest);
   const otlpUrl = `${baseUrl}/api/otlp/v1/traces`;
   await postBodies(
     otlpUrl,
@@ -46,16 +42,15 @@ async function main() {
     "application/x-protobuf",
     concurrency,
   );
-  const ingest =
-    v1Bodies.length > 0
-      ? await postBodies(
-          `${baseUrl}/api/ingest`,
-          String(ingestKey),
-          v1Bodies,
-          "application/json",
-          concurrency,
-        )
-      : null;
+  const ingest = withIngest
+    ? await postBodies(
+        `${baseUrl}/api/ingest`,
+        String(ingestKey),
+        timed.v1Bodies,
+        "application/json",
+        concurrency,
+      )
+    : null;
   const bytes = timed.bodies.reduce((sum, body) => sum + body.length, 0);
   console.log(
     JSON.stringify({
@@ -66,6 +61,31 @@ async function main() {
       exportBytes: Math.round(bytes / timed.bodies.length),
     }),
   );
+}
+
+/**
+ * The exports as request bodies, and with `v1` the same LLM calls as `/api/ingest` bodies. Only
+ * bodies outlive the call: the events they were encoded from would stay on this process's heap
+ * through the timed run, and every collection would walk them again.
+ */
+function encodedExports(
+  calls: number,
+  perExport: number,
+  seed: number,
+  start: Date,
+  service: string,
+  v1: boolean,
+) {
+  const { bodies, v1Batches, llmCalls, spans } = benchExports(
+    calls,
+    perExport,
+    seed,
+    start,
+    service,
+  );
+  const encoder = new TextEncoder();
+  const v1Bodies = v1 ? v1Batches.map((batch) => encoder.encode(JSON.stringify({ batch }))) : [];
+  return { bodies, v1Bodies, llmCalls, spans };
 }
 
 main().catch((error: unknown) => {
