@@ -59,10 +59,9 @@ const loadAgent = new http.Agent({ keepAlive: true });
 
 /**
  * One POST of `body` with node:http, read to its end; answers the status. The load processes
- * post with node:http rather than `fetch`: `fetch` copies every body through a web stream
- * first, and in the OTLP load process, whose heap holds the spans the exports were built from,
- * its garbage made the load process itself take 4 s of the two cores' 22 per run
- * (docs/PERFORMANCE.md, "a leaner load process").
+ * post with node:http rather than `fetch`, which copies every body through a web stream first:
+ * with it, the OTLP load process took 3.6–4.1 s of the two cores' 19–22 s per run, CPU taken
+ * from the server and PostgreSQL it measures (docs/PERFORMANCE.md, "a leaner load process").
  */
 function postOnce(target: URL, headers: Record<string, string>, body: Uint8Array): Promise<number> {
   return new Promise((resolve, reject) => {
