@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { Random } from "@/lib/demo/random";
-import { arrayLiteral, sqlLiteral } from "./sql-literal";
+import { arrayLiteral, sqlArrayLiteral, sqlLiteral } from "./sql-literal";
 
 /** node-postgres's conversion of a parameter (an array becomes array text); not typed by it. */
 const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as {
@@ -51,5 +51,12 @@ describe("arrayLiteral", () => {
       const numbers = values.map((text) => text.length * 7 - 20);
       expect(arrayLiteral(numbers)).toBe(prepareValue(numbers));
     }
+  });
+});
+
+describe("sqlArrayLiteral", () => {
+  it("writes the array text as a string literal", () => {
+    expect(sqlArrayLiteral([])).toBe("'{}'");
+    expect(sqlArrayLiteral(["it's", "a\\b"])).toBe(` E'{"it''s","a\\\\\\\\b"}'`);
   });
 });

@@ -29,3 +29,10 @@ const quotedElement = (value: string | number) =>
   typeof value === "number"
     ? `"${value}"`
     : `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+
+/**
+ * A list as a SQL string literal of its array text, for a simple query (cast it: `::text[]`):
+ * the way a transaction's keys are written into the statements that go as one round trip.
+ */
+export const sqlArrayLiteral = (values: readonly (string | number)[]): string =>
+  sqlLiteral(arrayLiteral(values));

@@ -37,7 +37,7 @@
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
-import { arrayLiteral, sqlLiteral } from "@/lib/db/sql-literal";
+import { arrayLiteral, sqlArrayLiteral } from "@/lib/db/sql-literal";
 import { isUnavailable } from "@/lib/db/unavailable";
 import {
   copyData,
@@ -190,13 +190,11 @@ async function beginWithEventIdsAndJoinLocks(
 ): Promise<{ epoch: string; stored: Set<string>; contended: Set<string>; ids: string[] }> {
   const joinKeyOf = new Map<string, string>();
   for (const { row } of items) joinKeyOf.set(lockKey(row), joinKey(row));
-  const literals = [...joinKeyOf.keys()].map((key) => sqlLiteral(key)).join(",");
-  const arrayOf = (values: readonly string[]) => sqlLiteral(arrayLiteral(values));
   const results = (await client.query(
     `BEGIN;
-     WITH k AS (SELECT * FROM unnest(${arrayOf(items.map((item) => item.row.tenant_id))}::text[],
-                                     ${arrayOf(items.map((item) => item.row.event_id))}::text[],
-                                     ${arrayOf(items.map((item) => item.row.ts))}::timestamptz[])
+     WITH k AS (SELECT * FROM unnest(${sqlArrayLiteral(items.map((item) => item.row.tenant_id))}::text[],
+                                     ${sqlArrayLiteral(items.map((item) => item.row.event_id))}::text[],
+                                     ${sqlArrayLiteral(items.map((item) => item.row.ts))}::timestamptz[])
                   AS k(tenant_id, event_id, ts)),
           added AS (INSERT INTO event_ids (tenant_id, event_id, ts)
                     SELECT tenant_id, event_id, ts FROM k ORDER BY tenant_id, event_id
@@ -205,7 +203,8 @@ async function beginWithEventIdsAndJoinLocks(
      SELECT k.tenant_id, k.event_id FROM k
       WHERE NOT EXISTS (SELECT 1 FROM added a
                          WHERE a.tenant_id = k.tenant_id AND a.event_id = k.event_id);
-     WITH keys AS (SELECT key, ${LOCK_OF_KEY("key")} AS k FROM unnest(ARRAY[${literals}]::text[]) AS key),
+     WITH keys AS (SELECT key, ${LOCK_OF_KEY("key")} AS k
+                     FROM unnest(${sqlArrayLiteral([...joinKeyOf.keys()])}::text[]) AS key),
           tried AS MATERIALIZED (
             SELECT k, pg_try_advisory_xact_lock(k) AS held
               FROM (SELECT DISTINCT k FROM keys ORDER BY k) AS distinct_keys)
@@ -238,11 +237,10 @@ async function beginWithEventIdsAndJoinLocks(
  * is not such a pair: its second transaction waits at its event ids, before trying any lock.
  */
 async function lockContended(client: pg.PoolClient, contended: Iterable<string>): Promise<void> {
-  const literals = [...contended].map((key) => sqlLiteral(key)).join(",");
   await client.query(
     `SELECT pg_advisory_xact_lock(k)
        FROM (SELECT DISTINCT ${LOCK_OF_KEY("key")} AS k
-               FROM unnest(ARRAY[${literals}]::text[]) AS key ORDER BY k) AS keys`,
+               FROM unnest(${sqlArrayLiteral([...contended])}::text[]) AS key ORDER BY k) AS keys`,
   );
 }
 

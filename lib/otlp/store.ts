@@ -19,7 +19,7 @@
  */
 import type pg from "pg";
 import { getPool } from "@/lib/db/client";
-import { sqlLiteral } from "@/lib/db/sql-literal";
+import { sqlArrayLiteral, sqlLiteral } from "@/lib/db/sql-literal";
 import { isUnavailable } from "@/lib/db/unavailable";
 import {
   copyNullable,
@@ -220,14 +220,13 @@ async function beginWithLocks(
     if (span.kind === "llm_call") keys.add(span.runId);
   }
   const tenantLiteral = sqlLiteral(tenant);
-  const keyLiterals = [...keys].map((key) => sqlLiteral(key)).join(",");
   // A simple query of several statements answers one result per statement.
   const results = (await client.query(
     `BEGIN;
      SET LOCAL plan_cache_mode = force_generic_plan;
      SELECT pg_advisory_xact_lock(k)
        FROM (SELECT DISTINCT hashtextextended(${tenantLiteral} || chr(1) || u, 8317) AS k
-               FROM unnest(ARRAY[${keyLiterals}]::text[]) AS u ORDER BY k) AS keys;
+               FROM unnest(${sqlArrayLiteral([...keys])}::text[]) AS u ORDER BY k) AS keys;
      ${PALETTE_GATE};`,
   )) as unknown as pg.QueryResult[];
   const lookUp = await client.query<{ trace_id: string; span_id: string }>(STORED_SPANS_SQL, [
@@ -401,6 +400,24 @@ export const RAISE_MAX_ITERATION_SQL = `UPDATE runs r SET max_iteration = m.max_
       WHERE r.tenant_id = $1 AND r.run_id = u.run_id AND r.max_iteration < m.max_iteration`;
 
 /**
+ * Moves tenant $1's derived decisions $2 (event ids) and their outcomes to the iterations $3
+ * of their runs $4, where those changed; answers the runs of the decisions moved. Found through
+ * their run (the raw tables are partitioned by time, and their indexes lead with the run),
+ * whatever the partition.
+ */
+export const RENUMBER_ITERATIONS_SQL = `WITH r AS (SELECT * FROM unnest($2::text[], $3::int[], $4::text[]) AS r(event_id, iteration, run_id)),
+     d AS (
+       UPDATE decisions d SET iteration = r.iteration FROM r
+        WHERE d.tenant_id = $1 AND d.run_id = r.run_id AND d.event_id = r.event_id
+          AND d.iteration <> r.iteration
+       RETURNING d.run_id),
+     o AS (
+       UPDATE outcomes o SET iteration = r.iteration FROM r
+        WHERE o.tenant_id = $1 AND o.run_id = r.run_id AND o.event_id = r.event_id || ':called'
+          AND o.iteration <> r.iteration)
+     SELECT DISTINCT run_id FROM d`;
+
+/**
  * Ranks every stored LLM-call span of the runs that got a new one, by (start time, span id,
  * trace id); moves the iteration of already-stored derived decisions and outcomes whose rank
  * changed, and the runs' max iteration; answers the rank of every span of those runs.
@@ -439,22 +456,12 @@ async function rankRuns(
   if (earlier.length === 0) return ranks;
   const ids = earlier.map((row) => decisionEventId(row.trace_id, row.span_id));
   const iterations = earlier.map((row) => row.iteration);
-  // Found through their run (the raw tables are partitioned by time, and their indexes lead
-  // with the run), whatever the partition.
-  const { rows: moved } = await client.query<{ run_id: string }>(
-    `WITH r AS (SELECT * FROM unnest($2::text[], $3::int[], $4::text[]) AS r(event_id, iteration, run_id)),
-     d AS (
-       UPDATE decisions d SET iteration = r.iteration FROM r
-        WHERE d.tenant_id = $1 AND d.run_id = r.run_id AND d.event_id = r.event_id
-          AND d.iteration <> r.iteration
-       RETURNING d.run_id),
-     o AS (
-       UPDATE outcomes o SET iteration = r.iteration FROM r
-        WHERE o.tenant_id = $1 AND o.run_id = r.run_id AND o.event_id = r.event_id || ':called'
-          AND o.iteration <> r.iteration)
-     SELECT DISTINCT run_id FROM d`,
-    [tenant, ids, iterations, earlier.map((row) => row.run_id)],
-  );
+  const { rows: moved } = await client.query<{ run_id: string }>(RENUMBER_ITERATIONS_SQL, [
+    tenant,
+    ids,
+    iterations,
+    earlier.map((row) => row.run_id),
+  ]);
   if (moved.length > 0) {
     await client.query(RAISE_MAX_ITERATION_SQL, [tenant, moved.map((row) => row.run_id)]);
   }
