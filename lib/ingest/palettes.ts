@@ -68,12 +68,22 @@ export async function openPaletteDeletion(client: pg.ClientBase): Promise<void> 
   await client.query("UPDATE palette_prunes SET epoch = epoch + 1 WHERE id = 1");
 }
 
-/** A stored list: its id, and a UTC day (YYYY-MM-DD) its `last_day` is known to reach. */
+/**
+ * A stored list: its id, its tools, and a UTC day (YYYY-MM-DD) its `last_day` is known to
+ * reach.
+ */
 interface StoredPalette {
   id: number;
+  tools: readonly string[];
   day: string;
 }
 const remembered = new Map<string, StoredPalette>();
+/**
+ * The tools of stored lists, by tenant and id (`idKey`). A list's row never changes and its id
+ * never names another list, so what is known here stays true; it is forgotten with the lists.
+ */
+const toolsById = new Map<string, readonly string[]>();
+const idKey = (tenant: string, id: number | string) => `${tenant}\u0000${id}`;
 /** The deletion count the remembered lists were read under. */
 let rememberedEpoch: string | null = null;
 
@@ -125,7 +135,7 @@ export async function resolvePalettes(
   epoch: string,
 ): Promise<LearnedPalettes> {
   if (epoch !== rememberedEpoch) {
-    remembered.clear();
+    forget();
     rememberedEpoch = epoch;
   }
   const wanted = new Map<string, Wanted>();
@@ -156,7 +166,7 @@ export async function resolvePalettes(
     if (palette === undefined) {
       unknown.push(entry);
     } else if (palette.day < entry.day) {
-      learned.set(entry.key, { id: palette.id, day: entry.day });
+      learned.set(entry.key, { id: palette.id, tools: palette.tools, day: entry.day });
       toMove.push({ tenant: entry.tenant, id: palette.id, day: entry.day });
     } else {
       learned.set(entry.key, palette);
@@ -165,12 +175,13 @@ export async function resolvePalettes(
   for (let round = 1; unknown.length > 0 && round <= MAX_ROUNDS; round++) {
     const { added, found } = await addOrFind(client, unknown);
     for (const [key, id] of added) {
-      learned.set(key, { id, day: (wanted.get(key) as Wanted).day });
+      const entry = wanted.get(key) as Wanted;
+      learned.set(key, { id, tools: entry.tools, day: entry.day });
     }
     // Found: its last day is not known here, so it is moved wherever it is earlier.
     for (const [key, id] of found) {
       const entry = wanted.get(key) as Wanted;
-      learned.set(key, { id, day: entry.day });
+      learned.set(key, { id, tools: entry.tools, day: entry.day });
       toMove.push({ tenant: entry.tenant, id, day: entry.day });
     }
     unknown = unknown.filter((entry) => !learned.has(entry.key));
@@ -276,8 +287,52 @@ const rowKey = (tenant: string, hash: string) => `${tenant}\u0000${hash}`;
  */
 export function rememberPalettes(learned: LearnedPalettes): void {
   if (learned.epoch !== rememberedEpoch || learned.lists.length === 0) return;
-  if (remembered.size + learned.lists.length > MAX_REMEMBERED) remembered.clear();
-  for (const [key, palette] of learned.lists) remembered.set(key, palette);
+  if (remembered.size + learned.lists.length > MAX_REMEMBERED) forget();
+  for (const [key, palette] of learned.lists) {
+    remembered.set(key, palette);
+    toolsById.set(idKey(tenantOfKey(key), palette.id), palette.tools);
+  }
+}
+
+function forget(): void {
+  remembered.clear();
+  toolsById.clear();
+}
+
+/** The tenant of a `memoryKey`. */
+const tenantOfKey = (key: string) => key.slice(0, key.indexOf("\u0000"));
+
+/**
+ * The tools of the lists `rows` name by `palette_id`, by `idKey(tenant, id)`: those this process
+ * knows, and the others read in one statement (and known from then on). Call it inside a
+ * transaction that passed `PALETTE_GATE`, so no list it names is deleted meanwhile.
+ */
+export async function toolsOfPalettes(
+  client: pg.ClientBase,
+  rows: readonly { tenant_id: string; palette_id: string | null }[],
+): Promise<(tenant: string, id: string) => readonly string[] | undefined> {
+  const missing = new Map<string, { tenant: string; id: string }>();
+  for (const { tenant_id, palette_id } of rows) {
+    if (palette_id === null) continue;
+    const key = idKey(tenant_id, palette_id);
+    if (!toolsById.has(key)) missing.set(key, { tenant: tenant_id, id: palette_id });
+  }
+  const read = new Map<string, string[]>();
+  if (missing.size > 0) {
+    const lists = [...missing.values()];
+    const { rows: found } = await client.query<{ tenant_id: string; id: string; tools: string[] }>(
+      `SELECT p.tenant_id, p.id::text AS id, to_json(p.tools) AS tools
+         FROM unnest($1::text[], $2::bigint[]) AS wanted(tenant_id, id)
+         JOIN palettes p ON p.tenant_id = wanted.tenant_id AND p.id = wanted.id`,
+      [lists.map((list) => list.tenant), lists.map((list) => list.id)],
+    );
+    if (toolsById.size + found.length > MAX_REMEMBERED) forget();
+    for (const list of found) {
+      read.set(idKey(list.tenant_id, list.id), list.tools);
+      toolsById.set(idKey(list.tenant_id, list.id), list.tools);
+    }
+  }
+  return (tenant, id) => toolsById.get(idKey(tenant, id)) ?? read.get(idKey(tenant, id));
 }
 
 /** Nothing learned: for a transaction that stored no decision. */

@@ -9,10 +9,10 @@
  * the rows whose ids it added; an id a concurrent transaction is adding makes it wait for that
  * one's outcome. Rollups are built only from the rows copied, so a duplicate is stored once and
  * counted once. Each round trip is a wait, under load, for PostgreSQL and for the server's
- * thread, so they are kept few: a batch of decisions is five — `BEGIN` with the event ids and
- * the locks, the look-ups of waiting joins, COPY (two), the rollups with `COMMIT` — and new
- * palettes, tool sizes, outcomes, joins left to the database and keys another transaction holds
- * add theirs only when there are some.
+ * thread, so they are kept few: a batch of decisions is four — `BEGIN` with the event ids, the
+ * locks and the look-ups of waiting joins, COPY (two), the rollups with `COMMIT` — and new
+ * palettes, tool lists this process has not seen, outcomes and joins left to the database
+ * (with the waits for keys another transaction holds) add theirs only when there are some.
  *
  * Two transactions, in this process or another, that store a decision and its outcome at the
  * same time would not see each other's rows and never join them. So each join key (tenant,
@@ -30,14 +30,14 @@
  *
  * A decision and its outcome that arrive in one transaction — what an agent's telemetry client
  * usually sends, since it records both within seconds — are joined in memory and stored joined
- * (`joinHere`); only the rest is joined by the database (`joinOutcomes`), which reads the stored
- * decisions and their palettes back. Either way a joined decision gets a row in
- * `decision_outcomes`; the decision row is written once.
+ * (`joinHere`); only the rest is paired by the database (`joinOutcomes`), which reads the
+ * stored decisions back. Either way the harmful tools are found here and a joined decision gets
+ * a row in `decision_outcomes` with the commit; the decision row is written once.
  */
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
 import { getPool } from "@/lib/db/client";
-import { arrayLiteral, sqlArrayLiteral } from "@/lib/db/sql-literal";
+import { sqlArrayLiteral } from "@/lib/db/sql-literal";
 import { isUnavailable } from "@/lib/db/unavailable";
 import {
   copyData,
@@ -47,21 +47,22 @@ import {
   numberedDecisionLine,
 } from "./copy";
 import {
+  type DecisionOutcomeRow,
   insertDecisionOutcomesSql,
   type NumberedDecision,
   outcomeRowsOf,
   takeDecisionIdsSql,
   WITHOUT_OUTCOME,
 } from "./decision-outcomes";
-import { type DecisionRow, harmfulTools, type OutcomeRow } from "./events";
+import { type DecisionRow, droppedTools, harmfulTools, type OutcomeRow } from "./events";
 import {
   type LearnedPalettes,
   NOTHING_LEARNED,
-  offeredOf,
   PALETTE_GATE,
   paletteEpochOf,
   rememberPalettes,
   resolvePalettes,
+  toolsOfPalettes,
 } from "./palettes";
 import { writeAggregatesAndCommit } from "./rollup-upserts";
 import { aggregateDeltas, type JoinedDecision, joinedDecision } from "./rollups";
@@ -90,8 +91,7 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
   const created = new Set<string>();
   let palettes: LearnedPalettes = NOTHING_LEARNED;
   try {
-    const { epoch, stored, contended, ids } = await beginWithEventIdsAndJoinLocks(client, unique);
-    const { waiting, unjoined } = await lookUpWaitingJoins(client, unique);
+    const { epoch, stored, contended, ids, waiting, unjoined } = await begin(client, unique);
     const fresh = unique.filter(
       (item) => !stored.has(eventKey(item.row.tenant_id, item.row.event_id)),
     );
@@ -124,18 +124,17 @@ export async function writeTransaction(items: StoreInput[]): Promise<Transaction
     const locksToWait = new Set(
       elsewhere.filter((row) => contended.has(joinKey(row))).map(lockKey),
     );
-    if (locksToWait.size > 0) await lockContended(client, locksToWait);
     // The new outcomes the database may join go in after its join, which says which it joined:
     // each row is written once, already marked, instead of copied and then updated.
     const touched = new Set(elsewhere.map(joinKey));
     const toJoin = newOutcomes.filter(
       (row) => !here.joinedOutcomes.has(row) && touched.has(joinKey(row)),
     );
-    const there = await joinOutcomes(client, elsewhere, toJoin);
+    const there = await joinOutcomes(client, elsewhere, toJoin, locksToWait);
     await insertOutcomes(client, newOutcomes, new Set([...here.joinedOutcomes, ...there.outcomes]));
     const joined = [...here.joinedOf.values(), ...there.decisions];
     await writeAggregatesAndCommit(client, aggregateDeltas(newDecisions, joined), [
-      insertDecisionOutcomesSql(outcomeRowsOf(numbered, here.joinedOf)),
+      insertDecisionOutcomesSql([...outcomeRowsOf(numbered, here.joinedOf), ...there.rows]),
       upsertToolSizesSql(latestToolSizes(newDecisions)),
     ]);
   } catch (error) {
@@ -173,8 +172,10 @@ const LOCK_OF_KEY = (key: string) => `hashtextextended(${key}, 7369)`;
  * 2. then tries the transaction-scoped advisory lock of every join key (tenant, run,
  *    iteration) of `items`, without waiting: the keys a concurrent transaction holds come back
  *    as `contended` (join keys, `joinKey`), and this transaction joins nothing at them until it
- *    holds their locks too (`lockContended`);
- * 3. takes an id for each of their decisions (decision-outcomes.ts; those of decisions found
+ *    holds their locks too (`joinOutcomes`);
+ * 3. looks up what the transaction must know before it writes (`waitingJoinsSql`): the keys
+ *    where an outcome waits, and where a stored decision waits for the outcome `items` hold;
+ * 4. takes an id for each of their decisions (decision-outcomes.ts; those of decisions found
  *    stored already go unused) and the palette gate (lib/ingest/palettes.ts).
  *
  * The ids come before the locks so that a transaction never holds a join key's lock while it
@@ -182,12 +183,21 @@ const LOCK_OF_KEY = (key: string) => `hashtextextended(${key}, 7369)`;
  * flight) used to split the keys' locks between its two transactions, each then waiting for
  * the other — one for an id, the other for a key — until PostgreSQL broke the deadlock after
  * `deadlock_timeout` (a second) and the store retried. Now the second waits at its ids, holding
- * no lock, for the first to end, and then finds every id stored.
+ * no lock, for the first to end, and then finds every id stored. The look-up comes after the
+ * tries (each statement of the query sees what committed before it began), so it is exact at
+ * every key this transaction holds.
  */
-async function beginWithEventIdsAndJoinLocks(
+async function begin(
   client: pg.PoolClient,
   items: StoreInput[],
-): Promise<{ epoch: string; stored: Set<string>; contended: Set<string>; ids: string[] }> {
+): Promise<{
+  epoch: string;
+  stored: Set<string>;
+  contended: Set<string>;
+  ids: string[];
+  waiting: Set<string>;
+  unjoined: Set<string>;
+}> {
   const joinKeyOf = new Map<string, string>();
   for (const { row } of items) joinKeyOf.set(lockKey(row), joinKey(row));
   const results = (await client.query(
@@ -209,12 +219,16 @@ async function beginWithEventIdsAndJoinLocks(
             SELECT k, pg_try_advisory_xact_lock(k) AS held
               FROM (SELECT DISTINCT k FROM keys ORDER BY k) AS distinct_keys)
      SELECT keys.key FROM keys JOIN tried USING (k) WHERE NOT tried.held;
+     ${waitingJoinsSql(items)};
      ${takeDecisionIdsSql(items.filter((item) => item.kind === "decision").length)};
      ${PALETTE_GATE}`,
   )) as unknown as pg.QueryResult<{
     tenant_id: string;
     event_id: string;
     key: string;
+    kind: "waiting" | "unjoined";
+    run_id: string;
+    iteration: number;
     id: string;
   }>[];
   const stored = new Set(
@@ -223,26 +237,29 @@ async function beginWithEventIdsAndJoinLocks(
   const contended = new Set(
     (results[2]?.rows ?? []).map(({ key }) => joinKeyOf.get(key) as string),
   );
-  const ids = (results[3]?.rows ?? []).map(({ id }) => id);
-  return { epoch: paletteEpochOf(results), stored, contended, ids };
+  const waiting = new Set<string>();
+  const unjoined = new Set<string>();
+  for (const row of results[3]?.rows ?? []) {
+    (row.kind === "waiting" ? waiting : unjoined).add(joinKey(row));
+  }
+  const ids = (results[4]?.rows ?? []).map(({ id }) => id);
+  return { epoch: paletteEpochOf(results), stored, contended, ids, waiting, unjoined };
 }
 
 /**
- * Waits for the advisory locks of the `contended` keys (`lockKey` texts), in lock order, once
- * this transaction's rows are written: the transactions holding them have committed or rolled
- * back when it returns, so the join that follows sees their rows. Two transactions that each
- * hold a key the other waits for are a deadlock PostgreSQL breaks by failing one, which is then
- * retried (write-retry.ts); it takes two concurrent batches with rows of different event ids at
- * the same two join keys, whose tries each took one of them. The same batch sent twice at once
- * is not such a pair: its second transaction waits at its event ids, before trying any lock.
+ * The statement that waits for the advisory locks of the `contended` keys (`lockKey` texts), in
+ * lock order, once this transaction's rows are written: the transactions holding them have
+ * committed or rolled back when it ends, so the join that follows it in the same round trip
+ * (`joinOutcomes`) sees their rows. Two transactions that each hold a key the other waits for
+ * are a deadlock PostgreSQL breaks by failing one, which is then retried (write-retry.ts); it
+ * takes two concurrent batches with rows of different event ids at the same two join keys,
+ * whose tries each took one of them. The same batch sent twice at once is not such a pair: its
+ * second transaction waits at its event ids, before trying any lock.
  */
-async function lockContended(client: pg.PoolClient, contended: Iterable<string>): Promise<void> {
-  await client.query(
-    `SELECT pg_advisory_xact_lock(k)
-       FROM (SELECT DISTINCT ${LOCK_OF_KEY("key")} AS k
-               FROM unnest(${sqlArrayLiteral([...contended])}::text[]) AS key ORDER BY k) AS keys`,
-  );
-}
+const lockContendedSql = (contended: Iterable<string>) =>
+  `SELECT pg_advisory_xact_lock(k)
+     FROM (SELECT DISTINCT ${LOCK_OF_KEY("key")} AS k
+             FROM unnest(${sqlArrayLiteral([...contended])}::text[]) AS key ORDER BY k) AS keys`;
 
 /**
  * The outcomes waiting to be joined (`w`: iteration, id, ts, called) in each run of a relation `r`
@@ -259,17 +276,21 @@ const WAITING_OUTCOMES_OF_RUN = `LATERAL (
            OFFSET 0) AS w`;
 
 /**
- * What the transaction must know before it writes, looked up once its join keys' locks were
- * tried (so that the statement sees every transaction that held them before): the join keys
- * (tenant, run, iteration) of `items` at which an outcome is waiting to be joined; and, among
- * the keys where `items` hold both a decision and an outcome, those with a stored decision
- * still waiting for its outcome. The advisory locks make both exact for the keys this
- * transaction locked.
+ * The look-up of what the transaction must know before it writes, for `begin`'s round trip
+ * once the join keys' locks were tried: the join keys (tenant, run, iteration) of `items` at
+ * which an outcome is waiting to be joined (`kind` 'waiting'); and, among the keys where
+ * `items` hold both a decision and an outcome, those with a stored decision still waiting for
+ * its outcome ('unjoined'). The advisory locks make both exact for the keys this transaction
+ * locked.
+ *
+ * The probes are written as LATERAL subqueries so that PostgreSQL walks the small
+ * outcomes_waiting_idx and the run index of decisions whatever its statistics say, never
+ * scanning a whole table; OFFSET 0 and LIMIT keep each probe a subquery (without them
+ * PostgreSQL flattens the LATERAL into a join, and on a table whose statistics are stale it
+ * hashed a whole table for each batch). Waiting outcomes are probed per run
+ * (`WAITING_OUTCOMES_OF_RUN`).
  */
-async function lookUpWaitingJoins(
-  client: pg.PoolClient,
-  items: StoreInput[],
-): Promise<{ waiting: Set<string>; unjoined: Set<string> }> {
+function waitingJoinsSql(items: StoreInput[]): string {
   const decisionKeys = new Set<string>();
   for (const item of items) if (item.kind === "decision") decisionKeys.add(joinKey(item.row));
   const both = new Map<string, StoreInput["row"]>();
@@ -278,23 +299,14 @@ async function lookUpWaitingJoins(
     if (item.kind === "outcome" && decisionKeys.has(key)) both.set(key, item.row);
   }
   const pairable = [...both.values()];
-  const { rows } = await client.query<{
-    kind: "waiting" | "unjoined";
-    tenant_id: string;
-    run_id: string;
-    iteration: number;
-  }>(
-    // The probes are written as LATERAL subqueries so that PostgreSQL walks the small
-    // outcomes_waiting_idx and the run index of decisions whatever its statistics say, never
-    // scanning a whole table; OFFSET 0 and LIMIT keep each probe a subquery (without them
-    // PostgreSQL flattens the LATERAL into a join, and on a table whose statistics are stale it
-    // hashed a whole table for each batch). Waiting outcomes are probed per run
-    // (`WAITING_OUTCOMES_OF_RUN`).
-    `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+  const columns = (rows: readonly StoreInput["row"][]) =>
+    `${sqlArrayLiteral(rows.map((row) => row.tenant_id))}::text[],
+     ${sqlArrayLiteral(rows.map((row) => row.run_id))}::text[],
+     ${sqlArrayLiteral(rows.map((row) => row.iteration))}::int[]`;
+  return `WITH k AS (SELECT * FROM unnest(${columns(items.map((item) => item.row))})
                   AS k(tenant_id, run_id, iteration)),
           runs AS (SELECT DISTINCT tenant_id, run_id FROM k),
-          pairable AS (SELECT * FROM unnest($4::text[], $5::text[], $6::int[])
-                         AS p(tenant_id, run_id, iteration))
+          pairable AS (SELECT * FROM unnest(${columns(pairable)}) AS p(tenant_id, run_id, iteration))
      SELECT 'waiting' AS kind, r.tenant_id, r.run_id, w.iteration
        FROM runs r, ${WAITING_OUTCOMES_OF_RUN}
       WHERE EXISTS (SELECT 1 FROM k
@@ -306,20 +318,7 @@ async function lookUpWaitingJoins(
               SELECT 1 FROM decisions d
                WHERE d.tenant_id = p.tenant_id AND d.run_id = p.run_id
                  AND d.iteration = p.iteration AND ${WITHOUT_OUTCOME}
-               LIMIT 1) AS unjoined`,
-    [
-      arrayLiteral(items.map((item) => item.row.tenant_id)),
-      arrayLiteral(items.map((item) => item.row.run_id)),
-      arrayLiteral(items.map((item) => item.row.iteration)),
-      arrayLiteral(pairable.map((row) => row.tenant_id)),
-      arrayLiteral(pairable.map((row) => row.run_id)),
-      arrayLiteral(pairable.map((row) => row.iteration)),
-    ],
-  );
-  const waiting = new Set<string>();
-  const unjoined = new Set<string>();
-  for (const row of rows) (row.kind === "waiting" ? waiting : unjoined).add(joinKey(row));
-  return { waiting, unjoined };
+               LIMIT 1) AS unjoined`;
 }
 
 /** The key a decision and its outcome are joined on. */
@@ -421,52 +420,69 @@ async function insertOutcomes(
   await copyRows(client, statement, rows, (row) => joinedOutcomeLine(row, joined.has(row)));
 }
 
-/** A stored decision's offered list in the join below (read once per pair), the decision `d`. */
-const OFFERED_OF_D = offeredOf("d");
+/** A pair the join's statement found: the stored decision, and its outcome's part. */
+interface PairRow {
+  tenant_id: string;
+  run_id: string;
+  role: string;
+  mode: string;
+  config_version: string;
+  iteration: number;
+  ts: Date;
+  /** `ts` to the microsecond, for the outcome row that names the decision by it. */
+  exact_ts: string;
+  decision_id: string;
+  palette_id: string | null;
+  /** The decision's own offered list: only for a decision stored before palettes. */
+  offered: string[] | null;
+  selected: string[];
+  /** The stored outcome's calls; null for one of `outcomes` (`unwritten`, its index). */
+  called: string[] | null;
+  unwritten: number | null;
+}
 
 /**
  * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
  * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first:
  * outcomes stored unjoined before (in the order they were stored), then `outcomes`, this
- * transaction's new ones not joined in memory and not yet written (in batch order). Each run
- * of the keys probes the run index of decisions once for all its iterations (each probe
- * searches every week partition), and its waiting outcomes (`WAITING_OUTCOMES_OF_RUN`); the
- * OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join over
- * every decision of a partition whose statistics are missing. The probe reads the range from
- * the run's first to its last iteration in the batch (one index search) and keeps the
+ * transaction's new ones not joined in memory and not yet written (in batch order). When
+ * `contended` keys are given, the same round trip first waits for their locks
+ * (`lockContendedSql`); each statement of a simple query sees what committed before it began.
+ *
+ * Each run of the keys probes the run index of decisions once for all its iterations (each
+ * probe searches every week partition), and its waiting outcomes (`WAITING_OUTCOMES_OF_RUN`);
+ * the OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join
+ * over every decision of a partition whose statistics are missing. The probe reads the range
+ * from the run's first to its last iteration in the batch (one index search) and keeps the
  * iterations of the batch with `+ 0 = ANY(…)`, a filter: as an index condition each element of
  * the list counts as a search, and on a week partition not yet analysed PostgreSQL then read
- * the tenant's decisions through the primary key instead (8–106 ms against 0.5 ms per join
- * at 2,000–20,000 rows, docs/PERFORMANCE.md). Each stored outcome joined is
- * marked by its whole key (tenant, run, iteration, id, ts), so that no plan can find it by
- * tenant alone, and each decision joined gets its row in `decision_outcomes`. Answers the
- * decisions joined and which of `outcomes` they were joined to: the caller writes those marked
- * joined.
+ * the tenant's decisions through the primary key instead (8–106 ms against 0.5 ms per join at
+ * 2,000–20,000 rows, docs/PERFORMANCE.md). Each stored outcome joined is marked by its whole
+ * key (tenant, run, iteration, id, ts), so that no plan can find it by tenant alone.
+ *
+ * The statement only pairs: the harmful tools of each pair are found here, as for a join in
+ * memory, from the decision's tool list (`toolsOfPalettes`: usually known to this process),
+ * and the outcome rows go in with the commit. Answers the decisions joined, their outcome rows,
+ * and which of `outcomes` they were joined to: the caller writes those marked joined.
  */
 async function joinOutcomes(
   client: pg.PoolClient,
   touched: { tenant_id: string; run_id: string; iteration: number }[],
   outcomes: readonly OutcomeRow[],
-): Promise<{ decisions: JoinedDecision[]; outcomes: Set<OutcomeRow> }> {
-  if (touched.length === 0) return { decisions: [], outcomes: new Set() };
-  const keys = [
-    ...new Map(
-      touched.map((t) => [
-        joinKey(t),
-        { tenant_id: t.tenant_id, run_id: t.run_id, iteration: t.iteration },
-      ]),
-    ).values(),
-  ];
-  const unwritten = outcomes.map((o, i) => ({
-    tenant_id: o.tenant_id,
-    run_id: o.run_id,
-    iteration: o.iteration,
-    i,
-    called: o.called,
-  }));
-  const { rows } = await client.query<JoinedDecision & { unwritten: number | null }>(
-    `WITH keys AS (
-       SELECT * FROM json_to_recordset($1::json) AS k(tenant_id text, run_id text, iteration int)
+  contended: ReadonlySet<string>,
+): Promise<{
+  decisions: JoinedDecision[];
+  rows: DecisionOutcomeRow[];
+  outcomes: Set<OutcomeRow>;
+}> {
+  if (touched.length === 0) return { decisions: [], rows: [], outcomes: new Set() };
+  const keys = [...new Map(touched.map((t) => [joinKey(t), t])).values()];
+  const columns = (rows: readonly { tenant_id: string; run_id: string; iteration: number }[]) =>
+    `${sqlArrayLiteral(rows.map((row) => row.tenant_id))}::text[],
+     ${sqlArrayLiteral(rows.map((row) => row.run_id))}::text[],
+     ${sqlArrayLiteral(rows.map((row) => row.iteration))}::int[]`;
+  const join = `WITH keys AS (
+       SELECT * FROM unnest(${columns(keys)}) AS k(tenant_id, run_id, iteration)
      ),
      runs AS (
        SELECT tenant_id, run_id, array_agg(iteration) AS iterations,
@@ -477,9 +493,8 @@ async function joinOutcomes(
        SELECT r.tenant_id, r.run_id, w.iteration, w.id, w.ts, w.called, NULL::int AS unwritten
          FROM runs AS r, ${WAITING_OUTCOMES_OF_RUN}
        UNION ALL
-       SELECT u.tenant_id, u.run_id, u.iteration, NULL, NULL, u.called, u.i
-         FROM json_to_recordset($2::json)
-              AS u(tenant_id text, run_id text, iteration int, i int, called text[])
+       SELECT u.tenant_id, u.run_id, u.iteration, NULL, NULL, NULL, (u.n - 1)::int
+         FROM unnest(${columns(outcomes)}) WITH ORDINALITY AS u(tenant_id, run_id, iteration, n)
      ),
      unjoined AS MATERIALIZED (
        SELECT d.*
@@ -493,9 +508,7 @@ async function joinOutcomes(
            OFFSET 0) AS d
      ),
      pairs AS MATERIALIZED (
-       SELECT DISTINCT ON (d.id) d.tenant_id, d.run_id, d.iteration, d.id AS decision_id,
-              d.ts, d.role, d.mode, d.config_version, d.selected, ${OFFERED_OF_D} AS offered,
-              o.id AS outcome_id, o.ts AS outcome_ts, COALESCE(o.called, '{}') AS called,
+       SELECT DISTINCT ON (d.id) d.*, o.id AS outcome_id, o.ts AS outcome_ts, o.called,
               o.unwritten
          FROM unjoined d
          JOIN waiting o
@@ -503,32 +516,56 @@ async function joinOutcomes(
         -- Stored outcomes first, then the unwritten ones: the order their ids will have.
         ORDER BY d.id, o.unwritten NULLS FIRST, o.id
      ),
-     joined AS MATERIALIZED (
-       SELECT p.*, ARRAY(
-                SELECT DISTINCT c COLLATE "C" FROM unnest(p.called) AS c
-                 WHERE c = ANY(p.offered) AND c <> ALL(p.selected) ORDER BY 1) AS harmful_tools
-         FROM pairs p
-     ),
      marked AS (
        UPDATE outcomes o SET joined = true FROM pairs p
         WHERE o.tenant_id = p.tenant_id AND o.run_id = p.run_id AND o.iteration = p.iteration
           AND o.id = p.outcome_id AND o.ts = p.outcome_ts
-     ),
-     stored AS (
-       INSERT INTO decision_outcomes (tenant_id, decision_id, ts, called, harmful_tools)
-       SELECT tenant_id, decision_id, ts, called, harmful_tools FROM joined
      )
      SELECT tenant_id, run_id, role, mode, config_version, iteration, ts,
+            to_json(ts) AS exact_ts, id::text AS decision_id, palette_id::text AS palette_id,
             -- As JSON: node-postgres reads json with JSON.parse, a text[] with a parser
             -- written in JavaScript several times slower.
-            to_json(called) AS called, to_json(harmful_tools) AS harmful_tools,
-            to_json(offered) AS offered, to_json(selected) AS selected, unwritten
-       FROM joined`,
-    [JSON.stringify(keys), JSON.stringify(unwritten)],
-  );
+            CASE WHEN palette_id IS NULL THEN to_json(offered) END AS offered,
+            to_json(selected) AS selected, to_json(called) AS called, unwritten
+       FROM pairs`;
+  const results = (await client.query(
+    contended.size > 0 ? `${lockContendedSql(contended)};\n${join}` : join,
+  )) as unknown as pg.QueryResult<PairRow> | pg.QueryResult<PairRow>[];
+  const pairs = (Array.isArray(results) ? results[results.length - 1] : results)?.rows ?? [];
+
+  const toolsOf = await toolsOfPalettes(client, pairs);
+  const decisions: JoinedDecision[] = [];
+  const rows: DecisionOutcomeRow[] = [];
   const joinedOutcomes = new Set<OutcomeRow>();
-  for (const row of rows) {
-    if (row.unwritten !== null) joinedOutcomes.add(outcomes[row.unwritten] as OutcomeRow);
+  for (const pair of pairs) {
+    const outcome = pair.unwritten === null ? undefined : outcomes[pair.unwritten];
+    if (outcome !== undefined) joinedOutcomes.add(outcome);
+    const called = outcome?.called ?? pair.called ?? [];
+    const offered =
+      (pair.palette_id === null ? null : toolsOf(pair.tenant_id, pair.palette_id)) ??
+      pair.offered ??
+      [];
+    const harmful = harmfulTools(called, droppedTools(offered, pair.selected));
+    decisions.push({
+      tenant_id: pair.tenant_id,
+      run_id: pair.run_id,
+      role: pair.role,
+      mode: pair.mode,
+      config_version: pair.config_version,
+      iteration: pair.iteration,
+      ts: pair.ts,
+      called,
+      harmful_tools: harmful,
+      offered: offered as string[],
+      selected: pair.selected,
+    });
+    rows.push({
+      tenant_id: pair.tenant_id,
+      decision_id: pair.decision_id,
+      ts: pair.exact_ts,
+      called,
+      harmful_tools: harmful,
+    });
   }
-  return { decisions: rows, outcomes: joinedOutcomes };
+  return { decisions, rows, outcomes: joinedOutcomes };
 }

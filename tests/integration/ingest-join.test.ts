@@ -1,0 +1,123 @@
+/**
+ * The outcome join that ingest leaves to the database — an outcome arriving in a later
+ * transaction than its decision — pairs the rows there and finds the harmful tools in the
+ * server, from the decision's tool list. A server process usually knows that list (it stored
+ * decisions offering it); when it does not (another process stored the decision, or the
+ * process started since, or lists were deleted since), it reads the list once. Both ways must
+ * store what a join in memory stores.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { inTransactionOn } from "@/lib/db/transaction";
+import { toDecisionRow, toOutcomeRow } from "@/lib/ingest/events";
+import { openPaletteDeletion } from "@/lib/ingest/palettes";
+import { storeEvents } from "@/lib/ingest/store";
+import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
+import { deleteTenantRows } from "../support/tenant-rows";
+
+const TENANT = `join-${Date.now().toString(36)}`;
+const T0 = Math.floor((Date.now() - 3_600_000) / 1000) * 1000;
+const OFFERED = ["search_orders", "refund_order", "create_ticket", "escalate"];
+
+let client: pg.Client;
+
+beforeAll(async () => {
+  client = new pg.Client({ connectionString: inject("databaseUrl") });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await deleteTenantRows(client, TENANT);
+  await client.end();
+});
+
+/** A decision of run `run` that kept only search_orders, and an outcome that called `called`. */
+function pair(run: string, called: string[]) {
+  const decision = decisionEvent({
+    event_id: `${run}-decision`,
+    run_id: run,
+    iteration: 0,
+    timestamp: new Date(T0).toISOString(),
+    offered: OFFERED,
+    selected: ["search_orders"],
+    dropped_tokens: 30,
+  });
+  const outcome = outcomeFor(decision, called, {
+    event_id: `${run}-outcome`,
+    timestamp: new Date(T0 + 500).toISOString(),
+  });
+  return {
+    decision: { kind: "decision" as const, row: toDecisionRow(TENANT, decision) },
+    outcome: { kind: "outcome" as const, row: toOutcomeRow(TENANT, outcome) },
+  };
+}
+
+async function storedJoin(run: string) {
+  const { rows } = await client.query(
+    `SELECT j.called, j.harmful_tools
+       FROM decisions d JOIN decision_outcomes j
+         ON j.tenant_id = d.tenant_id AND j.decision_id = d.id AND j.ts = d.ts
+      WHERE d.tenant_id = $1 AND d.run_id = $2`,
+    [TENANT, run],
+  );
+  return rows;
+}
+
+async function runHarmfulDrops(run: string) {
+  const { rows } = await client.query(
+    "SELECT harmful_drops::int FROM runs WHERE tenant_id = $1 AND run_id = $2",
+    [TENANT, run],
+  );
+  return rows[0]?.harmful_drops;
+}
+
+describe("the outcome join left to the database", () => {
+  it("stores what a join in memory stores: called tools, harmful ones in code point order", async () => {
+    const together = pair("together", [
+      "search_orders",
+      "refund_order",
+      "escalate",
+      "refund_order",
+    ]);
+    await storeEvents(TENANT, [together.decision, together.outcome]);
+    const apart = pair("apart", ["search_orders", "refund_order", "escalate", "refund_order"]);
+    await storeEvents(TENANT, [apart.decision]);
+    await storeEvents(TENANT, [apart.outcome]);
+
+    const expected = [
+      {
+        called: ["search_orders", "refund_order", "escalate", "refund_order"],
+        harmful_tools: ["escalate", "refund_order"],
+      },
+    ];
+    expect(await storedJoin("together")).toEqual(expected);
+    expect(await storedJoin("apart")).toEqual(expected);
+    expect(await runHarmfulDrops("apart")).toBe(2);
+  });
+
+  it("reads a tool list this process no longer remembers, and joins with it", async () => {
+    const { decision, outcome } = pair("forgotten", ["create_ticket"]);
+    await storeEvents(TENANT, [decision]);
+    // A deletion of tool lists (what `npm run prune` opens) makes every process forget the
+    // lists it remembers; nothing is deleted here.
+    const pool = new pg.Pool({ connectionString: inject("databaseUrl"), max: 1 });
+    try {
+      await inTransactionOn(pool, (tx) => openPaletteDeletion(tx));
+    } finally {
+      await pool.end();
+    }
+    await storeEvents(TENANT, [outcome]);
+
+    expect(await storedJoin("forgotten")).toEqual([
+      { called: ["create_ticket"], harmful_tools: ["create_ticket"] },
+    ]);
+    expect(await runHarmfulDrops("forgotten")).toBe(1);
+    const { rows } = await client.query(
+      `SELECT sum(harmful_drops)::int AS harmful, sum(called)::int AS called
+         FROM tool_rollup_hour WHERE tenant_id = $1 AND tool = 'create_ticket'`,
+      [TENANT],
+    );
+    // create_ticket was called once in "forgotten", never in the first test's runs.
+    expect(rows[0]).toEqual({ harmful: 1, called: 1 });
+  });
+});
