@@ -299,14 +299,11 @@ function waitingJoinsSql(items: StoreInput[]): string {
     if (item.kind === "outcome" && decisionKeys.has(key)) both.set(key, item.row);
   }
   const pairable = [...both.values()];
-  const columns = (rows: readonly StoreInput["row"][]) =>
-    `${sqlArrayLiteral(rows.map((row) => row.tenant_id))}::text[],
-     ${sqlArrayLiteral(rows.map((row) => row.run_id))}::text[],
-     ${sqlArrayLiteral(rows.map((row) => row.iteration))}::int[]`;
-  return `WITH k AS (SELECT * FROM unnest(${columns(items.map((item) => item.row))})
+  return `WITH k AS (SELECT * FROM unnest(${joinKeyArrays(items.map((item) => item.row))})
                   AS k(tenant_id, run_id, iteration)),
           runs AS (SELECT DISTINCT tenant_id, run_id FROM k),
-          pairable AS (SELECT * FROM unnest(${columns(pairable)}) AS p(tenant_id, run_id, iteration))
+          pairable AS (SELECT * FROM unnest(${joinKeyArrays(pairable)})
+                         AS p(tenant_id, run_id, iteration))
      SELECT 'waiting' AS kind, r.tenant_id, r.run_id, w.iteration
        FROM runs r, ${WAITING_OUTCOMES_OF_RUN}
       WHERE EXISTS (SELECT 1 FROM k
@@ -324,6 +321,12 @@ function waitingJoinsSql(items: StoreInput[]): string {
 /** The key a decision and its outcome are joined on. */
 const joinKey = (row: { tenant_id: string; run_id: string; iteration: number }) =>
   `${row.tenant_id}\u0000${row.run_id}\u0000${row.iteration}`;
+
+/** The join keys of `rows` as three array literals, the arguments of an `unnest(…)`. */
+const joinKeyArrays = (rows: readonly { tenant_id: string; run_id: string; iteration: number }[]) =>
+  `${sqlArrayLiteral(rows.map((row) => row.tenant_id))}::text[],
+     ${sqlArrayLiteral(rows.map((row) => row.run_id))}::text[],
+     ${sqlArrayLiteral(rows.map((row) => row.iteration))}::int[]`;
 
 /**
  * The joins this transaction makes in memory: a decision and its outcome sent together (as an
@@ -421,13 +424,11 @@ async function insertOutcomes(
 }
 
 /** A pair the join's statement found: the stored decision, and its outcome's part. */
-interface PairRow {
-  tenant_id: string;
-  run_id: string;
-  role: string;
-  mode: string;
-  config_version: string;
-  iteration: number;
+interface PairRow
+  extends Pick<
+    JoinedDecision,
+    "tenant_id" | "run_id" | "role" | "mode" | "config_version" | "iteration" | "selected"
+  > {
   ts: Date;
   /** `ts` to the microsecond, for the outcome row that names the decision by it. */
   exact_ts: string;
@@ -435,7 +436,6 @@ interface PairRow {
   palette_id: string | null;
   /** The decision's own offered list: only for a decision stored before palettes. */
   offered: string[] | null;
-  selected: string[];
   /** The stored outcome's calls; null for one of `outcomes` (`unwritten`, its index). */
   called: string[] | null;
   unwritten: number | null;
@@ -477,12 +477,8 @@ async function joinOutcomes(
 }> {
   if (touched.length === 0) return { decisions: [], rows: [], outcomes: new Set() };
   const keys = [...new Map(touched.map((t) => [joinKey(t), t])).values()];
-  const columns = (rows: readonly { tenant_id: string; run_id: string; iteration: number }[]) =>
-    `${sqlArrayLiteral(rows.map((row) => row.tenant_id))}::text[],
-     ${sqlArrayLiteral(rows.map((row) => row.run_id))}::text[],
-     ${sqlArrayLiteral(rows.map((row) => row.iteration))}::int[]`;
   const join = `WITH keys AS (
-       SELECT * FROM unnest(${columns(keys)}) AS k(tenant_id, run_id, iteration)
+       SELECT * FROM unnest(${joinKeyArrays(keys)}) AS k(tenant_id, run_id, iteration)
      ),
      runs AS (
        SELECT tenant_id, run_id, array_agg(iteration) AS iterations,
@@ -494,7 +490,7 @@ async function joinOutcomes(
          FROM runs AS r, ${WAITING_OUTCOMES_OF_RUN}
        UNION ALL
        SELECT u.tenant_id, u.run_id, u.iteration, NULL, NULL, NULL, (u.n - 1)::int
-         FROM unnest(${columns(outcomes)}) WITH ORDINALITY AS u(tenant_id, run_id, iteration, n)
+         FROM unnest(${joinKeyArrays(outcomes)}) WITH ORDINALITY AS u(tenant_id, run_id, iteration, n)
      ),
      unjoined AS MATERIALIZED (
        SELECT d.*
