@@ -12,11 +12,10 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
-import { migrate } from "@/lib/db/migrate";
 import { decisionEvent } from "@/lib/telemetry/events";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
-import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { startScratchDatabase } from "./lib/scratch-database";
 import { seedApiKey } from "./lib/seed-key";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,11 +28,8 @@ async function main() {
   const trials = positiveWholeNumber("trials", values.trials, 6);
   const log = (line: string) => console.error(`· ${line}`);
   ensureBuild(log);
-  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
-  const database = `bench_alerts_${Date.now()}`;
-  await ensureDatabase(server.adminUrl, database);
-  const url = server.urlFor(database);
-  await migrate(url);
+  const scratch = await startScratchDatabase("bench_alerts", log);
+  const url = scratch.url;
 
   const arrivals = new Map<string, number>();
   const receiver = createServer((request, response) => {
@@ -105,8 +101,7 @@ async function main() {
     await app.stop();
     await db.end();
     receiver.close();
-    await dropDatabase(server.adminUrl, database).catch(() => {});
-    if (!server.reused) await server.stop();
+    await scratch.drop();
   }
 
   const delays: number[] = [];

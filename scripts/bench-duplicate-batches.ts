@@ -14,13 +14,12 @@
  * Figures are printed; nothing is asserted but the stored counts.
  */
 import pg from "pg";
-import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { benchDecisionsWithOutcomes } from "./lib/bench-events";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { postIngest } from "./lib/ingest-request";
-import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { startScratchDatabase } from "./lib/scratch-database";
 import { seedApiKey } from "./lib/seed-key";
 
 const TENANT = "bench-duplicates";
@@ -35,11 +34,8 @@ async function main() {
   const processes = positiveWholeNumber("processes", values.processes, 2);
   const log = (line: string) => console.error(`· ${line}`);
   ensureBuild(log);
-  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
-  const database = `bench_duplicates_${Date.now()}`;
-  await ensureDatabase(server.adminUrl, database);
-  const url = server.urlFor(database);
-  await migrate(url);
+  const scratch = await startScratchDatabase("bench_duplicates", log);
+  const url = scratch.url;
   const key = await seedApiKey(url, TENANT);
   const app = await startAppServer({ databaseUrl: url, processes });
   const db = new pg.Client({ connectionString: url });
@@ -98,8 +94,7 @@ Duplicate batches
   } finally {
     await db.end();
     await app.stop();
-    await dropDatabase(server.adminUrl, database);
-    await server.stop();
+    await scratch.drop();
   }
 }
 

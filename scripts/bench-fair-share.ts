@@ -19,13 +19,12 @@
 import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import pg from "pg";
-import { migrate } from "@/lib/db/migrate";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { benchDecisions } from "./lib/bench-events";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
-import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { startScratchDatabase } from "./lib/scratch-database";
 import { seedApiKey } from "./lib/seed-key";
 
 const FLOOD_BATCH = Number(process.env.FAIR_SHARE_FLOOD_BATCH ?? 500);
@@ -159,11 +158,8 @@ async function main() {
   const log = (line: string) => console.error(`· ${line}`);
 
   ensureBuild(log);
-  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
-  const dbName = `bench_fair_share_${Date.now()}`;
-  await ensureDatabase(server.adminUrl, dbName);
-  const databaseUrl = server.urlFor(dbName);
-  await migrate(databaseUrl);
+  const scratch = await startScratchDatabase("bench_fair_share", log);
+  const databaseUrl = scratch.url;
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const floodKey = await seedApiKey(databaseUrl, "flooder");
@@ -278,8 +274,7 @@ async function main() {
   } finally {
     await db.end();
     await app.stop();
-    await dropDatabase(server.adminUrl, dbName).catch(() => {});
-    if (!server.reused) await server.stop();
+    await scratch.drop();
   }
 }
 

@@ -37,7 +37,6 @@ import os from "node:os";
 import { createInterface } from "node:readline";
 import { gzipSync } from "node:zlib";
 import pg from "pg";
-import { migrate } from "@/lib/db/migrate";
 import type { ToolRoutingDecision } from "@/lib/schemas/events";
 import { createTestUser, signIn, type TestUser } from "@/tests/support/accounts";
 import { type AppServer, ensureBuild, startAppServer } from "./lib/app-server";
@@ -46,7 +45,7 @@ import { benchDecisions } from "./lib/bench-events";
 import { failUsage, parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { emptyObjectsBody } from "./lib/hostile-ingest-bodies";
 import { postIngest } from "./lib/ingest-request";
-import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { startScratchDatabase } from "./lib/scratch-database";
 import { seedApiKey } from "./lib/seed-key";
 
 const LOAD_TIME_LIMIT_MS = 120_000;
@@ -448,11 +447,8 @@ async function main() {
   const log = (line: string) => console.error(`· ${line}`);
 
   ensureBuild(log);
-  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
-  const database = `bench_hostile_${Date.now()}`;
-  await ensureDatabase(server.adminUrl, database);
-  const databaseUrl = server.urlFor(database);
-  await migrate(databaseUrl);
+  const scratch = await startScratchDatabase("bench_hostile", log);
+  const databaseUrl = scratch.url;
   const attacker = "hostile";
   const attackerKey = await seedApiKey(databaseUrl, attacker);
   const bystanderKey = await seedApiKey(databaseUrl, "bystander");
@@ -501,8 +497,7 @@ async function main() {
     }
   } finally {
     await app?.stop();
-    await dropDatabase(server.adminUrl, database).catch(() => {});
-    if (!server.reused) await server.stop();
+    await scratch.drop();
   }
 
   console.log(

@@ -17,14 +17,13 @@
  * Linux only (reads /proc). Figures are printed; nothing is asserted.
  */
 import { gzipSync } from "node:zlib";
-import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile } from "./lib/bench-args";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { amplificationBatch, emptyObjectsBody } from "./lib/hostile-ingest-bodies";
 import { postIngest } from "./lib/ingest-request";
-import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 import { cpuSecondsOf } from "./lib/process-cpu";
+import { startScratchDatabase } from "./lib/scratch-database";
 import { seedApiKey } from "./lib/seed-key";
 
 async function post(
@@ -62,12 +61,9 @@ async function main() {
   const repeat = positiveWholeNumber("repeat", values.repeat, 3);
   const log = (line: string) => console.error(`· ${line}`);
   ensureBuild(log);
-  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
-  const database = `bench_ingest_limits_${Date.now()}`;
-  await ensureDatabase(server.adminUrl, database);
-  await migrate(server.urlFor(database));
-  const key = await seedApiKey(server.urlFor(database), "bench-limits");
-  const app = await startAppServer({ databaseUrl: server.urlFor(database) });
+  const scratch = await startScratchDatabase("bench_ingest_limits", log);
+  const key = await seedApiKey(scratch.url, "bench-limits");
+  const app = await startAppServer({ databaseUrl: scratch.url });
   const pid = app.child.pid;
   if (!pid) throw new Error("no server pid");
   const url = `${app.baseUrl}/api/ingest`;
@@ -161,8 +157,7 @@ async function main() {
     ]);
   } finally {
     await app.stop();
-    await dropDatabase(server.adminUrl, database).catch(() => {});
-    if (!server.reused) await server.stop();
+    await scratch.drop();
   }
   const width = Math.max(...rows.map(([k]) => k.length));
   console.log("\nIngest limits benchmark");

@@ -15,12 +15,11 @@
 import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { migrate } from "@/lib/db/migrate";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { percentile, runLoadProcess, type SendResult } from "./lib/bench-args";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
-import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
 import { cpuSeconds, isPostgresOf, type ProcessInfo, postmasterOf } from "./lib/process-cpu";
+import { startScratchDatabase } from "./lib/scratch-database";
 import { seedApiKey } from "./lib/seed-key";
 
 const WARMUP_CALLS = 5_000;
@@ -59,20 +58,18 @@ async function main() {
   const log = (line: string) => console.error(`· ${line}`);
 
   ensureBuild(log);
-  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
-  const database = `bench_otlp_${Date.now()}`;
-  await ensureDatabase(server.adminUrl, database);
-  await migrate(server.urlFor(database));
-  const setup = new pg.Client({ connectionString: server.urlFor(database) });
+  const scratch = await startScratchDatabase("bench_otlp", log);
+  const url = scratch.url;
+  const setup = new pg.Client({ connectionString: url });
   await setup.connect();
-  const key = await seedApiKey(server.urlFor(database), "bench");
-  const warmupKey = await seedApiKey(server.urlFor(database), "bench-warmup");
-  const ingestKey = await seedApiKey(server.urlFor(database), "bench-ingest");
+  const key = await seedApiKey(url, "bench");
+  const warmupKey = await seedApiKey(url, "bench-warmup");
+  const ingestKey = await seedApiKey(url, "bench-ingest");
 
   // The server's port: a free one unless given.
   const port = positiveWholeNumber("port", values.port, 0);
   const app = await startAppServer({
-    databaseUrl: server.urlFor(database),
+    databaseUrl: url,
     port,
     processes,
     cpuProfileDir: values["cpu-profile"],
@@ -170,8 +167,7 @@ async function main() {
   } finally {
     await setup.end();
     await app.stop();
-    await dropDatabase(server.adminUrl, database).catch(() => {});
-    if (!server.reused) await server.stop();
+    await scratch.drop();
   }
 }
 

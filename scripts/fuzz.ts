@@ -10,12 +10,11 @@
  *   npm run fuzz -- [--requests 20000] [--seed 1] [--concurrency 4] [--port 0]
  */
 import pg from "pg";
-import { migrate } from "@/lib/db/migrate";
 import { rollupDifferences } from "@/tests/support/rollup-sums";
 import { ensureBuild, startAppServer } from "./lib/app-server";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { runFuzz } from "./lib/fuzz-run";
-import { dropDatabase, ensureDatabase, startLocalPostgres } from "./lib/local-postgres";
+import { startScratchDatabase } from "./lib/scratch-database";
 import { seedApiKey } from "./lib/seed-key";
 
 async function main() {
@@ -35,11 +34,8 @@ async function main() {
   const log = (line: string) => console.error(`· ${line}`);
 
   ensureBuild(log);
-  const server = await startLocalPostgres({ dataDir: ".data/bench-pg", port: 0, log });
-  const database = `fuzz_${Date.now()}`;
-  await ensureDatabase(server.adminUrl, database);
-  const databaseUrl = server.urlFor(database);
-  await migrate(databaseUrl);
+  const scratch = await startScratchDatabase("fuzz", log);
+  const databaseUrl = scratch.url;
   const tenants = [
     { id: "fuzz-a", key: await seedApiKey(databaseUrl, "fuzz-a") },
     { id: "fuzz-b", key: await seedApiKey(databaseUrl, "fuzz-b") },
@@ -84,8 +80,7 @@ async function main() {
   } finally {
     await db.end();
     await app.stop();
-    await dropDatabase(server.adminUrl, database).catch(() => {});
-    if (!server.reused) await server.stop();
+    await scratch.drop();
   }
   process.exit(failed ? 1 : 0);
 }
