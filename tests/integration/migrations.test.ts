@@ -28,6 +28,7 @@ const WITHOUT_DROPPED = "20261210000000_decisions_without_dropped";
 const PALETTES = "20261211000000_palettes";
 const PALETTE_RETENTION = "20261212000000_palette_retention";
 const DECISION_OUTCOMES = "20261213000000_decision_outcomes";
+const RAW_COLUMN_STATISTICS = "20261214000000_raw_column_statistics";
 
 /**
  * A scratch database migrated with every migration but `held` (the schema a database had before
@@ -291,6 +292,7 @@ describe("time_partitions migration", () => {
       PALETTES,
       PALETTE_RETENTION,
       DECISION_OUTCOMES,
+      RAW_COLUMN_STATISTICS,
     );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -351,7 +353,14 @@ describe("time_partitions migration", () => {
       const ids = await client.query("SELECT count(*)::int AS n FROM event_ids");
       expect(ids.rows[0].n).toBe(10);
 
-      await restore(dir, WITHOUT_DROPPED, PALETTES, PALETTE_RETENTION, DECISION_OUTCOMES);
+      await restore(
+        dir,
+        WITHOUT_DROPPED,
+        PALETTES,
+        PALETTE_RETENTION,
+        DECISION_OUTCOMES,
+        RAW_COLUMN_STATISTICS,
+      );
       await migrate(url, { dir });
 
       // Ingest on the migrated database: the stored ids are duplicates, whatever the
@@ -484,6 +493,7 @@ describe("decisions_without_dropped migration", () => {
       PALETTES,
       PALETTE_RETENTION,
       DECISION_OUTCOMES,
+      RAW_COLUMN_STATISTICS,
     );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -516,7 +526,14 @@ describe("decisions_without_dropped migration", () => {
       const before = await snapshot();
       expect(before.n).toBe(2);
 
-      await restore(dir, WITHOUT_DROPPED, PALETTES, PALETTE_RETENTION, DECISION_OUTCOMES);
+      await restore(
+        dir,
+        WITHOUT_DROPPED,
+        PALETTES,
+        PALETTE_RETENTION,
+        DECISION_OUTCOMES,
+        RAW_COLUMN_STATISTICS,
+      );
       await migrate(url, { dir });
       expect(await snapshot()).toEqual(before);
       const columns = await client.query(
@@ -566,6 +583,7 @@ describe("palettes migration", () => {
       PALETTES,
       PALETTE_RETENTION,
       DECISION_OUTCOMES,
+      RAW_COLUMN_STATISTICS,
     );
     const keyT = await seedApiKey(url, "t");
     const keyU = await seedApiKey(url, "u");
@@ -579,7 +597,7 @@ describe("palettes migration", () => {
          VALUES ('t', 'd-old', 'run-1', 'action', 'observe', 0, 0, now(), 2, 1, 1, 40, 0, 0, 0,
                  '{old_a,old_b}', '{old_a}', '[]', '[]')`,
       );
-      await restore(dir, PALETTES, PALETTE_RETENTION, DECISION_OUTCOMES);
+      await restore(dir, PALETTES, PALETTE_RETENTION, DECISION_OUTCOMES, RAW_COLUMN_STATISTICS);
       await migrate(url, { dir });
 
       const app = await startAppServer({ databaseUrl: url });
@@ -636,6 +654,7 @@ describe("palette_retention migration", () => {
       "palette_retention",
       PALETTE_RETENTION,
       DECISION_OUTCOMES,
+      RAW_COLUMN_STATISTICS,
     );
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -644,7 +663,7 @@ describe("palette_retention migration", () => {
         `INSERT INTO palettes (tenant_id, hash, tools) VALUES ('t', decode($1, 'hex'), '{a,b}')`,
         [paletteHash(["a", "b"])],
       );
-      await restore(dir, PALETTE_RETENTION, DECISION_OUTCOMES);
+      await restore(dir, PALETTE_RETENTION, DECISION_OUTCOMES, RAW_COLUMN_STATISTICS);
       await migrate(url, { dir });
       const { rows } = await client.query(
         `SELECT last_day = (now() AT TIME ZONE 'UTC')::date + 1 AS day_after FROM palettes`,
@@ -669,7 +688,11 @@ describe("palette_retention migration", () => {
 
 describe("decision_outcomes migration", () => {
   it("moves every joined decision's outcome to its own row, in its decision's week, and keeps joining", async () => {
-    const { url, dir } = await migratedWithout("decision_outcomes", DECISION_OUTCOMES);
+    const { url, dir } = await migratedWithout(
+      "decision_outcomes",
+      DECISION_OUTCOMES,
+      RAW_COLUMN_STATISTICS,
+    );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -709,7 +732,7 @@ describe("decision_outcomes migration", () => {
         ).rows[0];
       const before = await snapshot();
 
-      await restore(dir, DECISION_OUTCOMES);
+      await restore(dir, DECISION_OUTCOMES, RAW_COLUMN_STATISTICS);
       await migrate(url, { dir });
       expect(await snapshot()).toEqual(before);
       const columns = await client.query(

@@ -77,6 +77,37 @@ describe("time partitions", () => {
     );
   });
 
+  it("keeps no statistics for the list and document columns, in every partition, one created later too", async () => {
+    const later = Date.now() + 47 * DAY;
+    expect(await createWeekPartitions(getPool(), new Date(later), new Date(later))).toBe(3);
+    const { rows } = await db.query<{ table: string; column: string; target: number | null }>(
+      `SELECT c.relname AS table, a.attname AS column, a.attstattarget AS target
+         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+        WHERE (c.relname ~ '^(decisions|outcomes)(_p[0-9]{8}|_default)?$' OR c.relname = 'otel_spans')
+          AND a.attname IN ('selected', 'offered', 'trace', 'warnings', 'intent', 'called',
+                            'call_ids', 'run_id')`,
+    );
+    const unstated = {
+      decisions: ["selected", "offered", "trace", "warnings", "intent"],
+      outcomes: ["called"],
+      otel_spans: ["call_ids"],
+    };
+    const tables = new Set(rows.map((r) => r.table));
+    expect(tables).toContain(weekName("decisions", later));
+    expect(tables).toContain(weekName("outcomes", later));
+    expect(tables).toContain(weekName("decisions", Date.now()));
+    for (const { table, column, target } of rows) {
+      const parent = table.replace(/_(p[0-9]{8}|default)$/, "") as keyof typeof unstated;
+      // A column queries filter by keeps the default target (NULL from PostgreSQL 17, -1 before).
+      const expected = unstated[parent].includes(column) ? 0 : -1;
+      expect(target ?? -1, `${table}.${column}`).toBe(expected);
+    }
+    await db.query(
+      `DROP TABLE ${weekName("decisions", later)}, ${weekName("outcomes", later)},
+                  ${weekName("decision_outcomes", later)}`,
+    );
+  });
+
   it("stores a re-sent event once in whichever partition holds it, and an id sent again with another timestamp too", async () => {
     const tenant = `parts-${Date.now()}`;
     const key = (await createApiKey(tenant)).key;
