@@ -28,7 +28,11 @@ const WITHOUT_DROPPED = "20261210000000_decisions_without_dropped";
 const PALETTES = "20261211000000_palettes";
 const PALETTE_RETENTION = "20261212000000_palette_retention";
 const DECISION_OUTCOMES = "20261213000000_decision_outcomes";
-const RAW_COLUMN_STATISTICS = "20261214000000_raw_column_statistics";
+
+/** `first` and every migration after it: what a database migrated before `first` lacks. */
+async function fromOn(first: string): Promise<string[]> {
+  return (await readMigrations()).map((m) => m.name).filter((name) => name >= first);
+}
 
 /**
  * A scratch database migrated with every migration but `held` (the schema a database had before
@@ -288,11 +292,7 @@ describe("time_partitions migration", () => {
     const { url, dir } = await migratedWithout(
       "partitions",
       TIME_PARTITIONS,
-      WITHOUT_DROPPED,
-      PALETTES,
-      PALETTE_RETENTION,
-      DECISION_OUTCOMES,
-      RAW_COLUMN_STATISTICS,
+      ...(await fromOn(WITHOUT_DROPPED)),
     );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -353,14 +353,7 @@ describe("time_partitions migration", () => {
       const ids = await client.query("SELECT count(*)::int AS n FROM event_ids");
       expect(ids.rows[0].n).toBe(10);
 
-      await restore(
-        dir,
-        WITHOUT_DROPPED,
-        PALETTES,
-        PALETTE_RETENTION,
-        DECISION_OUTCOMES,
-        RAW_COLUMN_STATISTICS,
-      );
+      await restore(dir, ...(await fromOn(WITHOUT_DROPPED)));
       await migrate(url, { dir });
 
       // Ingest on the migrated database: the stored ids are duplicates, whatever the
@@ -489,11 +482,7 @@ describe("decisions_without_dropped migration", () => {
   it("keeps every stored decision, and one stored before it still gets its harmful tools when its outcome comes", async () => {
     const { url, dir } = await migratedWithout(
       "without_dropped",
-      WITHOUT_DROPPED,
-      PALETTES,
-      PALETTE_RETENTION,
-      DECISION_OUTCOMES,
-      RAW_COLUMN_STATISTICS,
+      ...(await fromOn(WITHOUT_DROPPED)),
     );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -526,14 +515,7 @@ describe("decisions_without_dropped migration", () => {
       const before = await snapshot();
       expect(before.n).toBe(2);
 
-      await restore(
-        dir,
-        WITHOUT_DROPPED,
-        PALETTES,
-        PALETTE_RETENTION,
-        DECISION_OUTCOMES,
-        RAW_COLUMN_STATISTICS,
-      );
+      await restore(dir, ...(await fromOn(WITHOUT_DROPPED)));
       await migrate(url, { dir });
       expect(await snapshot()).toEqual(before);
       const columns = await client.query(
@@ -578,13 +560,7 @@ describe("decisions_without_dropped migration", () => {
 
 describe("palettes migration", () => {
   it("keeps the lists of decisions stored before it, and stores each new list once per tenant", async () => {
-    const { url, dir } = await migratedWithout(
-      "palettes",
-      PALETTES,
-      PALETTE_RETENTION,
-      DECISION_OUTCOMES,
-      RAW_COLUMN_STATISTICS,
-    );
+    const { url, dir } = await migratedWithout("palettes", ...(await fromOn(PALETTES)));
     const keyT = await seedApiKey(url, "t");
     const keyU = await seedApiKey(url, "u");
     const client = new pg.Client({ connectionString: url });
@@ -597,7 +573,7 @@ describe("palettes migration", () => {
          VALUES ('t', 'd-old', 'run-1', 'action', 'observe', 0, 0, now(), 2, 1, 1, 40, 0, 0, 0,
                  '{old_a,old_b}', '{old_a}', '[]', '[]')`,
       );
-      await restore(dir, PALETTES, PALETTE_RETENTION, DECISION_OUTCOMES, RAW_COLUMN_STATISTICS);
+      await restore(dir, ...(await fromOn(PALETTES)));
       await migrate(url, { dir });
 
       const app = await startAppServer({ databaseUrl: url });
@@ -652,9 +628,7 @@ describe("palette_retention migration", () => {
   it("gives the lists stored before it the day after it as their last day, so a prune keeps them", async () => {
     const { url, dir } = await migratedWithout(
       "palette_retention",
-      PALETTE_RETENTION,
-      DECISION_OUTCOMES,
-      RAW_COLUMN_STATISTICS,
+      ...(await fromOn(PALETTE_RETENTION)),
     );
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -663,7 +637,7 @@ describe("palette_retention migration", () => {
         `INSERT INTO palettes (tenant_id, hash, tools) VALUES ('t', decode($1, 'hex'), '{a,b}')`,
         [paletteHash(["a", "b"])],
       );
-      await restore(dir, PALETTE_RETENTION, DECISION_OUTCOMES, RAW_COLUMN_STATISTICS);
+      await restore(dir, ...(await fromOn(PALETTE_RETENTION)));
       await migrate(url, { dir });
       const { rows } = await client.query(
         `SELECT last_day = (now() AT TIME ZONE 'UTC')::date + 1 AS day_after FROM palettes`,
@@ -690,8 +664,7 @@ describe("decision_outcomes migration", () => {
   it("moves every joined decision's outcome to its own row, in its decision's week, and keeps joining", async () => {
     const { url, dir } = await migratedWithout(
       "decision_outcomes",
-      DECISION_OUTCOMES,
-      RAW_COLUMN_STATISTICS,
+      ...(await fromOn(DECISION_OUTCOMES)),
     );
     const key = await seedApiKey(url, "t");
     const client = new pg.Client({ connectionString: url });
@@ -732,7 +705,7 @@ describe("decision_outcomes migration", () => {
         ).rows[0];
       const before = await snapshot();
 
-      await restore(dir, DECISION_OUTCOMES, RAW_COLUMN_STATISTICS);
+      await restore(dir, ...(await fromOn(DECISION_OUTCOMES)));
       await migrate(url, { dir });
       expect(await snapshot()).toEqual(before);
       const columns = await client.query(
