@@ -303,21 +303,25 @@ function forget(): void {
 const tenantOfKey = (key: string) => key.slice(0, key.indexOf("\u0000"));
 
 /**
- * The tools of the lists `rows` name by `palette_id`, by `idKey(tenant, id)`: those this process
- * knows, and the others read in one statement (and known from then on). Call it inside a
- * transaction that passed `PALETTE_GATE`, so no list it names is deleted meanwhile.
+ * The tools of the lists `rows` name by `palette_id`, by tenant and id: those this process
+ * knows, and the others read in one statement (and known from then on). The answer holds what
+ * was known when it was asked, so a transaction that makes this process forget its lists while
+ * the statement runs (a deletion seen, or the memory full) takes nothing from it. Call it
+ * inside a transaction that passed `PALETTE_GATE`, so no list it names is deleted meanwhile.
  */
 export async function toolsOfPalettes(
   client: pg.ClientBase,
   rows: readonly { tenant_id: string; palette_id: string | null }[],
 ): Promise<(tenant: string, id: string) => readonly string[] | undefined> {
+  const known = new Map<string, readonly string[]>();
   const missing = new Map<string, { tenant: string; id: string }>();
   for (const { tenant_id, palette_id } of rows) {
     if (palette_id === null) continue;
     const key = idKey(tenant_id, palette_id);
-    if (!toolsById.has(key)) missing.set(key, { tenant: tenant_id, id: palette_id });
+    const tools = toolsById.get(key);
+    if (tools !== undefined) known.set(key, tools);
+    else missing.set(key, { tenant: tenant_id, id: palette_id });
   }
-  const read = new Map<string, string[]>();
   if (missing.size > 0) {
     const lists = [...missing.values()];
     const { rows: found } = await client.query<{ tenant_id: string; id: string; tools: string[] }>(
@@ -328,11 +332,12 @@ export async function toolsOfPalettes(
     );
     if (toolsById.size + found.length > MAX_REMEMBERED) forget();
     for (const list of found) {
-      read.set(idKey(list.tenant_id, list.id), list.tools);
-      toolsById.set(idKey(list.tenant_id, list.id), list.tools);
+      const key = idKey(list.tenant_id, list.id);
+      known.set(key, list.tools);
+      toolsById.set(key, list.tools);
     }
   }
-  return (tenant, id) => toolsById.get(idKey(tenant, id)) ?? read.get(idKey(tenant, id));
+  return (tenant, id) => known.get(idKey(tenant, id));
 }
 
 /** Nothing learned: for a transaction that stored no decision. */

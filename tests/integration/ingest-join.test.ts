@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { inTransactionOn } from "@/lib/db/transaction";
 import { toDecisionRow, toOutcomeRow } from "@/lib/ingest/events";
-import { openPaletteDeletion } from "@/lib/ingest/palettes";
+import { openPaletteDeletion, resolvePalettes, toolsOfPalettes } from "@/lib/ingest/palettes";
 import { storeEvents } from "@/lib/ingest/store";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { deleteTenantRows } from "../support/tenant-rows";
@@ -119,5 +119,36 @@ describe("the outcome join left to the database", () => {
     );
     // create_ticket was called once in "forgotten", never in the first test's runs.
     expect(rows[0]).toEqual({ harmful: 1, called: 1 });
+  });
+
+  it("answers every list it was asked for, known or read, when the process forgets its lists meanwhile", async () => {
+    // A list this process knows: it stored a decision offering it.
+    const { decision } = pair("known-list", []);
+    await storeEvents(TENANT, [decision]);
+    const { rows: lists } = await client.query<{ id: string; tools: string[] }>(
+      "SELECT id::text, tools FROM palettes WHERE tenant_id = $1",
+      [TENANT],
+    );
+    const known = lists.find((list) => list.tools.join() === OFFERED.join());
+    // A list it has never seen.
+    const { rows: added } = await client.query<{ id: string }>(
+      `INSERT INTO palettes (tenant_id, hash, tools, last_day)
+       VALUES ($1, '\\x02', '{audit_log,export_csv}', '2100-01-01') RETURNING id::text`,
+      [TENANT],
+    );
+    const unseen = added[0]?.id as string;
+    expect(known).toBeDefined();
+
+    const asked = toolsOfPalettes(client, [
+      { tenant_id: TENANT, palette_id: known?.id as string },
+      { tenant_id: TENANT, palette_id: unseen },
+    ]);
+    // While the unseen list is read, another transaction sees a deletion count of its own and
+    // makes the process forget every list it knows.
+    await resolvePalettes(client as unknown as pg.PoolClient, [], "another deletion count");
+    const toolsOf = await asked;
+
+    expect(toolsOf(TENANT, known?.id as string)).toEqual(OFFERED);
+    expect(toolsOf(TENANT, unseen)).toEqual(["audit_log", "export_csv"]);
   });
 });
