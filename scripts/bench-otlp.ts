@@ -16,7 +16,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { ensureBuild, startAppServer } from "./lib/app-server";
-import { percentile, runLoadProcess, type SendResult } from "./lib/bench-args";
+import { percentile, runLoadProcess, type SendResult, slowestRequests } from "./lib/bench-args";
 import { parseCommandLine, positiveWholeNumber } from "./lib/command-line";
 import { cpuSeconds, isPostgresOf, type ProcessInfo, postmasterOf } from "./lib/process-cpu";
 import { startScratchDatabase } from "./lib/scratch-database";
@@ -133,6 +133,10 @@ async function main() {
       ],
       ["request latency p50", `${percentile(otlp.latencies, 50).toFixed(1)} ms`],
       ["request latency p99", `${percentile(otlp.latencies, 99).toFixed(1)} ms`],
+      [
+        "slowest exports",
+        `${slowestRequests(otlp.latencies, 4)} (of ${otlp.requests}, in order sent)`,
+      ],
       [
         "CPU during OTLP run",
         `server ${cpu.server.toFixed(1)} s, PostgreSQL ${cpu.postgres.toFixed(1)} s, load process ${otlp.cpuSeconds.toFixed(1)} s (of ${(2 * otlp.seconds).toFixed(1)} s on 2 cores)`,
