@@ -59,6 +59,25 @@ describe("COPY text encoding", () => {
     expect(outcome.split("\n")[0]?.split("\t")).toHaveLength(OUTCOME_COLUMNS.length);
     expect(outcome.endsWith("\t\\N\n")).toBe(true);
   });
+
+  it("stores no selected list for a decision that selected all it was offered, in its order", () => {
+    const selectedField = (overrides: Parameters<typeof decisionEvent>[0]) =>
+      decisionLine({ ...toDecisionRow("acme", decisionEvent(overrides)), palette_id: 1 }).split(
+        "\t",
+      )[DECISION_COLUMNS.indexOf("selected")];
+    const offered = ["search_docs", "lookup_order", "refund_order"];
+    // The same array (an unrouted call), or the same names in the same order (nothing dropped).
+    expect(selectedField({ offered, selected: offered })).toBe("\\N");
+    expect(selectedField({ offered, selected: [...offered] })).toBe("\\N");
+    // Anything else is the list itself: another order, fewer names, a repeated one, none.
+    expect(
+      selectedField({ offered, selected: ["lookup_order", "search_docs", "refund_order"] }),
+    ).toBe('{"lookup_order","search_docs","refund_order"}');
+    expect(selectedField({ offered, selected: ["search_docs"] })).toBe('{"search_docs"}');
+    expect(selectedField({ offered: ["a", "b"], selected: ["a", "a"] })).toBe('{"a","a"}');
+    expect(selectedField({ offered, selected: [] })).toBe("{}");
+    expect(selectedField({ offered: [], selected: [] })).toBe("\\N");
+  });
 });
 
 describe("copyData", () => {

@@ -11,7 +11,7 @@
  * that may hold it (palette identity) is escaped before it gets here.
  */
 import type { NumberedDecision } from "./decision-outcomes";
-import type { DecisionRow, OutcomeRow } from "./events";
+import { type DecisionRow, type OutcomeRow, selectedIsOffered } from "./events";
 
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIAL_ALL = /[\\\t\n\r]/g;
@@ -86,10 +86,15 @@ export const DECISION_COLUMNS = [
   ...DOCUMENT_COLUMNS,
 ] as const satisfies readonly (keyof DecisionRow | (typeof DOCUMENT_COLUMNS)[number])[];
 
-/** One decision's COPY line, columns in the order of DECISION_COLUMNS. */
+/**
+ * One decision's COPY line, columns in the order of DECISION_COLUMNS. A decision that selected
+ * its whole offered list gets NULL for `selected` (`selectedIsOffered`): the list is stored once,
+ * as its palette.
+ */
 export function decisionLine(r: DecisionRow): string {
   // Without its palette the decision would lose its offered list: refuse rather than store it.
   if (r.palette_id === null) throw new Error(`Decision ${r.event_id} has no palette id.`);
+  const selected = selectedIsOffered(r.selected, r.offered) ? "\\N" : copyTextArray(r.selected);
   return (
     `${copyText(r.tenant_id)}\t${copyText(r.event_id)}\t${copyText(r.run_id)}\t` +
     `${copyText(r.role)}\t${copyText(r.mode)}\t${r.iteration}\t${r.turn_hop_index}\t${r.ts}\t` +
@@ -97,7 +102,7 @@ export function decisionLine(r: DecisionRow): string {
     `${r.reinstatements}\t${r.empty_palette_warnings}\t${r.stage_errors}\t` +
     `${copyNullable(r.forced_choice)}\t${copyNullable(r.palette_identity)}\t${copyText(r.config_version)}\t` +
     `${copyNullable(r.model)}\t${copyNullable(r.agent)}\t${copyNullable(r.intent_label)}\t` +
-    `${r.palette_id}\t${copyTextArray(r.selected)}\t${r.documents}\n`
+    `${r.palette_id}\t${selected}\t${r.documents}\n`
   );
 }
 

@@ -225,6 +225,21 @@ export function droppedTools(offered: readonly string[], selected: readonly stri
   return [...new Set(offered.filter((name) => !kept.has(name)))];
 }
 
+/**
+ * True when a decision selected exactly its offered list, name for name in its order — every
+ * call of an agent that routes nothing. Such a decision stores no `selected` list (NULL):
+ * readers take its offered list (`selectedOf`, lib/ingest/palettes.ts).
+ */
+export function selectedIsOffered(
+  selected: readonly string[],
+  offered: readonly string[],
+): boolean {
+  if (selected === offered) return true;
+  if (selected.length !== offered.length) return false;
+  for (let i = 0; i < selected.length; i++) if (selected[i] !== offered[i]) return false;
+  return true;
+}
+
 export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): DecisionRow {
   const dropped = droppedTools(event.offered, event.selected);
   let reinstatedInTrace = 0;

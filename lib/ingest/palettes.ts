@@ -113,6 +113,13 @@ export const offeredOf = (alias: string) =>
               WHERE pal.tenant_id = ${alias}.tenant_id AND pal.id = ${alias}.palette_id),
             ${alias}.offered, '{}')`;
 
+/**
+ * A decision row's selected list in SQL, for the row aliased `alias`: its `selected` column, or
+ * its offered list where that is NULL — a decision that selected all it was offered
+ * (`selectedIsOffered`, lib/ingest/events.ts).
+ */
+export const selectedOf = (alias: string) => `coalesce(${alias}.selected, ${offeredOf(alias)})`;
+
 const memoryKey = (tenant: string, tools: readonly string[]) => `${tenant}\u0000${listKey(tools)}`;
 
 /** The SHA-256 of a list as JSON: the key of its row, whatever its length. */

@@ -427,9 +427,11 @@ async function insertOutcomes(
 interface PairRow
   extends Pick<
     JoinedDecision,
-    "tenant_id" | "run_id" | "role" | "mode" | "config_version" | "iteration" | "selected"
+    "tenant_id" | "run_id" | "role" | "mode" | "config_version" | "iteration"
   > {
   ts: Date;
+  /** Null for a decision that selected its whole offered list (`selectedIsOffered`). */
+  selected: string[] | null;
   /** `ts` to the microsecond, for the outcome row that names the decision by it. */
   exact_ts: string;
   decision_id: string;
@@ -541,7 +543,8 @@ async function joinOutcomes(
       (pair.palette_id === null ? null : toolsOf(pair.tenant_id, pair.palette_id)) ??
       pair.offered ??
       [];
-    const harmful = harmfulTools(called, droppedTools(offered, pair.selected));
+    const selected = pair.selected ?? offered;
+    const harmful = harmfulTools(called, droppedTools(offered, selected));
     decisions.push({
       tenant_id: pair.tenant_id,
       run_id: pair.run_id,
@@ -553,7 +556,7 @@ async function joinOutcomes(
       called,
       harmful_tools: harmful,
       offered: offered as string[],
-      selected: pair.selected,
+      selected: selected as string[],
     });
     rows.push({
       tenant_id: pair.tenant_id,

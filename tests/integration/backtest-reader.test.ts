@@ -23,6 +23,9 @@ import {
   planWindow,
   readDecisions,
 } from "@/lib/db/queries/backtest-job";
+import { toDecisionRow } from "@/lib/ingest/events";
+import { storeEvents } from "@/lib/ingest/store";
+import { decisionEvent } from "@/lib/telemetry/events";
 import { deleteTenantRows } from "../support/tenant-rows";
 
 const TENANT = `bt-reader-${Date.now().toString(36)}`;
@@ -109,6 +112,31 @@ describe("the backtest job's reader", () => {
         "no lazy routing stage",
       ].sort(),
     );
+  });
+});
+
+describe("a decision that kept all it was offered", () => {
+  const KEPT_ALL = `${TENANT}-kept-all`;
+
+  afterAll(() => deleteTenantRows(client, KEPT_ALL));
+
+  it("is stored without its selected list, and read with its offered list as the selected one", async () => {
+    const decision = decisionEvent({
+      run_id: "kept-all",
+      iteration: 0,
+      timestamp: new Date(start + 60_000).toISOString(),
+      offered: OFFERED,
+      selected: [...OFFERED],
+      dropped_tokens: 0,
+    });
+    await storeEvents(KEPT_ALL, [{ kind: "decision", row: toDecisionRow(KEPT_ALL, decision) }]);
+    const { rows } = await client.query("SELECT selected FROM decisions WHERE tenant_id = $1", [
+      KEPT_ALL,
+    ]);
+    expect(rows).toEqual([{ selected: null }]);
+
+    const read = await readDecisions({ ...window, tenantId: KEPT_ALL }, null, 10);
+    expect(read.map((d) => [d.offered, d.selected])).toEqual([[OFFERED, OFFERED]]);
   });
 });
 

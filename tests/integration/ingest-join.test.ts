@@ -31,16 +31,19 @@ afterAll(async () => {
   await client.end();
 });
 
-/** A decision of run `run` that kept only search_orders, and an outcome that called `called`. */
-function pair(run: string, called: string[]) {
+/**
+ * A decision of run `run` that kept `selected` (only search_orders unless given), and an outcome
+ * that called `called`.
+ */
+function pair(run: string, called: string[], selected = ["search_orders"]) {
   const decision = decisionEvent({
     event_id: `${run}-decision`,
     run_id: run,
     iteration: 0,
     timestamp: new Date(T0).toISOString(),
     offered: OFFERED,
-    selected: ["search_orders"],
-    dropped_tokens: 30,
+    selected,
+    dropped_tokens: selected.length < OFFERED.length ? 30 : 0,
   });
   const outcome = outcomeFor(decision, called, {
     event_id: `${run}-outcome`,
@@ -72,6 +75,30 @@ async function runHarmfulDrops(run: string) {
 }
 
 describe("the outcome join left to the database", () => {
+  it("joins a decision stored without its selected list (it kept all it was offered) as one that kept them all", async () => {
+    // The same names in the same order, not the same array: stored as NULL all the same.
+    const keptAll = (run: string) => pair(run, ["refund_order", "escalate"], [...OFFERED]);
+    const together = keptAll("kept-all-together");
+    await storeEvents(TENANT, [together.decision, together.outcome]);
+    const apart = keptAll("kept-all-apart");
+    await storeEvents(TENANT, [apart.decision]);
+    await storeEvents(TENANT, [apart.outcome]);
+
+    const { rows } = await client.query(
+      "SELECT run_id, selected FROM decisions WHERE tenant_id = $1 AND run_id LIKE 'kept-all-%' ORDER BY run_id",
+      [TENANT],
+    );
+    expect(rows).toEqual([
+      { run_id: "kept-all-apart", selected: null },
+      { run_id: "kept-all-together", selected: null },
+    ]);
+    // Nothing was dropped, so nothing called was a harmful drop, joined here or in the database.
+    const expected = [{ called: ["refund_order", "escalate"], harmful_tools: [] }];
+    expect(await storedJoin("kept-all-together")).toEqual(expected);
+    expect(await storedJoin("kept-all-apart")).toEqual(expected);
+    expect(await runHarmfulDrops("kept-all-apart")).toBe(0);
+  });
+
   it("stores what a join in memory stores: called tools, harmful ones in code point order", async () => {
     const together = pair("together", [
       "search_orders",

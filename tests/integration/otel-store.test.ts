@@ -6,7 +6,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
-import { offeredOf } from "@/lib/ingest/palettes";
+import { offeredOf, selectedOf } from "@/lib/ingest/palettes";
 import { storeSpans } from "@/lib/otlp/store";
 import type { OtlpSpan } from "@/lib/otlp/types";
 import {
@@ -110,8 +110,8 @@ async function snapshot(t: string): Promise<Snapshot> {
   const q = async (sql: string) => (await db.query(sql, [t])).rows;
   return {
     decisions: await q(
-      `SELECT event_id, run_id, role, mode, iteration, turn_hop_index, ts, ${offeredOf("decisions")} AS offered, selected,
-              dropped_tokens, model, agent, has_outcome, called, harmful_tools
+      `SELECT event_id, run_id, role, mode, iteration, turn_hop_index, ts, ${offeredOf("decisions")} AS offered,
+              ${selectedOf("decisions")} AS selected, selected IS NULL AS selected_is_offered, dropped_tokens, model, agent, has_outcome, called, harmful_tools
          FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE tenant_id = $1 ORDER BY event_id`,
     ),
     outcomes: await q(
@@ -184,9 +184,16 @@ describe("storeSpans", () => {
       [`otel:${trace}:${spanId(3)}`, 1, "off", "support-agent", trace, ["refund_order"], true],
       [`otel:${trace}:${spanId(5)}`, 2, "off", "support-agent", trace, [], true],
     ]);
-    for (const d of snap.decisions as { offered: string[]; selected: string[] }[]) {
+    const decisions = snap.decisions as {
+      offered: string[];
+      selected: string[];
+      selected_is_offered: boolean;
+    }[];
+    for (const d of decisions) {
       expect(d.offered).toEqual(TOOLS);
       expect(d.selected).toEqual(TOOLS);
+      // An unrouted call selected all it was offered: the list is stored once, as its palette.
+      expect(d.selected_is_offered).toBe(true);
     }
     expect(
       (snap.outcomes as { event_id: string; iteration: number; joined: boolean }[]).map((o) => [

@@ -18,7 +18,7 @@ import { z } from "zod";
 import { startRoutelensTracing } from "@/examples/otel/ai-sdk-tracing";
 import { routelensMiddleware } from "@/examples/otel/routed-agent";
 import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
-import { offeredOf } from "@/lib/ingest/palettes";
+import { offeredOf, selectedOf } from "@/lib/ingest/palettes";
 import { createApiKey } from "@/lib/keys";
 import { joinToolRuns } from "@/lib/otlp/join-tool-runs";
 import type { TelemetryEvent } from "@/lib/schemas/events";
@@ -96,7 +96,7 @@ interface StoredDecision {
 /** What is stored for a run: its decisions in iteration order, and each tool run's call. */
 async function storedRun(runId: string, tenantId = tenant) {
   const decisions = await db.query<StoredDecision>(
-    `SELECT event_id, mode, role, iteration, ${offeredOf("decisions")} AS offered, selected, called, has_outcome
+    `SELECT event_id, mode, role, iteration, ${offeredOf("decisions")} AS offered, ${selectedOf("decisions")} AS selected, called, has_outcome
        FROM ${DECISIONS_WITH_OUTCOMES} AS decisions WHERE tenant_id = $1 AND run_id = $2 ORDER BY iteration`,
     [tenantId, runId],
   );

@@ -35,7 +35,7 @@ import {
 import { SqlParams, whereClause } from "@/lib/db/queries/sql";
 import { listHarmfulDropHours } from "@/lib/db/queries/tools";
 import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
-import { offeredOf } from "@/lib/ingest/palettes";
+import { offeredOf, selectedOf } from "@/lib/ingest/palettes";
 import { createApiKey } from "@/lib/keys";
 import type { RoutingMode, ToolRoutingDecision } from "@/lib/schemas/events";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
@@ -374,7 +374,7 @@ describe("views' queries on the helper", () => {
         dropped: number;
       }>(
         `SELECT o.tool AS "tool", count(*) AS "offered",
-                count(*) FILTER (WHERE o.tool <> ALL(d.selected)) AS "dropped"
+                count(*) FILTER (WHERE o.tool <> ALL(${selectedOf("d")})) AS "dropped"
            FROM decisions d CROSS JOIN LATERAL unnest(${offeredOf("d")}) AS o(tool)
           WHERE d.ts >= $1 AND d.ts < $2 AND d.tenant_id = $3
             AND ($4::text IS NULL OR d.role = $4) AND ($5::text IS NULL OR d.mode = $5)

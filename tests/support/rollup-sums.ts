@@ -8,7 +8,7 @@
  */
 import type pg from "pg";
 import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
-import { offeredOf } from "@/lib/ingest/palettes";
+import { offeredOf, selectedOf } from "@/lib/ingest/palettes";
 
 const BUCKET_ROLLUP_MEASURES = `
   count(*)::bigint AS decisions,
@@ -55,11 +55,11 @@ const toolsRaw = (unit: "hour" | "day") => `
         FROM ${DECISIONS_WITH_OUTCOMES} d, LATERAL (SELECT DISTINCT unnest(${offeredOf("d")}) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 1, 0, 0, 0, 0
-        FROM ${DECISIONS_WITH_OUTCOMES} d, LATERAL (SELECT DISTINCT unnest(d.selected) AS tool) t WHERE d.tenant_id = $1
+        FROM ${DECISIONS_WITH_OUTCOMES} d, LATERAL (SELECT DISTINCT unnest(${selectedOf("d")}) AS tool) t WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 1, 0, 0, 0
         FROM ${DECISIONS_WITH_OUTCOMES} d,
-             LATERAL (SELECT DISTINCT o AS tool FROM unnest(${offeredOf("d")}) AS o WHERE o <> ALL(d.selected)) t
+             LATERAL (SELECT DISTINCT o AS tool FROM unnest(${offeredOf("d")}) AS o WHERE o <> ALL(${selectedOf("d")})) t
        WHERE d.tenant_id = $1
       UNION ALL
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 1, 0, 0
@@ -73,7 +73,7 @@ const toolsRaw = (unit: "hour" | "day") => `
       -- that a decision with an outcome did not call.
       SELECT d.role, d.mode, d.ts, t.tool, 0, 0, 0, 0, 0, 1
         FROM ${DECISIONS_WITH_OUTCOMES} d,
-             LATERAL (SELECT DISTINCT unnest(CASE WHEN d.mode = 'enforce' THEN d.selected ELSE ${offeredOf("d")} END) AS tool) t
+             LATERAL (SELECT DISTINCT unnest(CASE WHEN d.mode = 'enforce' THEN ${selectedOf("d")} ELSE ${offeredOf("d")} END) AS tool) t
        WHERE d.tenant_id = $1 AND d.has_outcome AND NOT (t.tool = ANY(d.called))
     ) per_tool
    GROUP BY 1, 2, 3, 4`;

@@ -160,7 +160,8 @@ interface DecisionRow {
   /** The list of a decision stored before palettes; null when `palette_id` names it. */
   offered: string | null;
   palette_id: number | null;
-  selected: string;
+  /** Null for a decision that selected its whole offered list (`selectedIsOffered`). */
+  selected: string | null;
   forced_choice: string | null;
   intent: string | null;
   trace: string;
@@ -261,6 +262,10 @@ export class DecisionTexts {
   }
 
   decision(row: DecisionRow): RecordedDecision {
+    const offered =
+      row.palette_id === null
+        ? this.names(row.offered)
+        : (this.palettes.get(row.palette_id) ?? NO_NAMES);
     return {
       id: row.id,
       ts: row.ts,
@@ -270,11 +275,8 @@ export class DecisionTexts {
       mode: row.mode,
       configVersion: row.config_version,
       turnHopIndex: row.turn_hop_index,
-      offered:
-        row.palette_id === null
-          ? this.names(row.offered)
-          : (this.palettes.get(row.palette_id) ?? NO_NAMES),
-      selected: this.names(row.selected),
+      offered,
+      selected: row.selected === null ? offered : this.names(row.selected),
       forcedChoice: row.forced_choice,
       intent: this.intent(row.intent),
       trace: row.trace,

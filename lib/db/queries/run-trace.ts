@@ -16,7 +16,7 @@ import { getPool } from "@/lib/db/client";
 import { expandTrace } from "@/lib/db/stored-trace";
 import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { droppedTools } from "@/lib/ingest/events";
-import { offeredOf } from "@/lib/ingest/palettes";
+import { offeredOf, selectedOf } from "@/lib/ingest/palettes";
 
 export interface RunDecisionsPage {
   offset: number;
@@ -30,7 +30,7 @@ type RawDecision = Omit<DecisionRecord, "ts" | "dropped"> & { ts: Date };
 /** The columns of a `DecisionRecord`. */
 const DECISION_COLUMNS = `id, iteration, ts, role, mode, turn_hop_index AS "turnHopIndex", model, agent,
   forced_choice AS "forcedChoice", config_version AS "configVersion", intent,
-  ${offeredOf("decisions")} AS offered, coalesce(selected, '{}') AS selected,
+  ${offeredOf("decisions")} AS offered, ${selectedOf("decisions")} AS selected,
   dropped_tokens AS "droppedTokens",
   reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
   stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome", called,
@@ -273,7 +273,7 @@ export async function* listRunDecisionsInBatches(
               turn_hop_index AS "turnHopIndex", model, agent, forced_choice AS "forcedChoice",
               config_version AS "configVersion", intent,
               to_json(${offeredOf("decisions")}) AS offered,
-              to_json(coalesce(selected, '{}')) AS selected,
+              to_json(${selectedOf("decisions")}) AS selected,
               dropped_tokens AS "droppedTokens",
               reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
               stage_errors AS "stageErrors", has_outcome AS "hasOutcome",
