@@ -228,7 +228,7 @@ export function droppedTools(offered: readonly string[], selected: readonly stri
 /**
  * True when a decision selected exactly its offered list, name for name in its order — every
  * call of an agent that routes nothing. Such a decision stores no `selected` list (NULL):
- * readers take its offered list (`selectedOf`, lib/ingest/palettes.ts).
+ * readers take its offered list (in SQL, `selectedOf` of lib/ingest/palettes.ts).
  */
 export function selectedIsOffered(
   selected: readonly string[],

@@ -5,6 +5,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { listRunDecisions, listRunDecisionsInBatches } from "@/lib/db/queries/run-trace";
 import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { offeredOf, selectedOf } from "@/lib/ingest/palettes";
 import { storeSpans } from "@/lib/otlp/store";
@@ -195,6 +196,14 @@ describe("storeSpans", () => {
       // An unrouted call selected all it was offered: the list is stored once, as its palette.
       expect(d.selected_is_offered).toBe(true);
     }
+    // The run page and its CSV read the offered list as the selected one: nothing dropped.
+    const page = await listRunDecisions(t, trace, { offset: 0, limit: 10 });
+    expect(page.map((d) => [d.selected, d.dropped])).toEqual(Array(3).fill([TOOLS, []]));
+    const exported = [];
+    for await (const batch of listRunDecisionsInBatches(t, trace, { max: 10 })) {
+      exported.push(...batch);
+    }
+    expect(exported.map((d) => [d.selected, d.dropped])).toEqual(Array(3).fill([TOOLS, []]));
     expect(
       (snap.outcomes as { event_id: string; iteration: number; joined: boolean }[]).map((o) => [
         o.event_id,

@@ -16,7 +16,7 @@ import { getPool } from "@/lib/db/client";
 import { expandTrace } from "@/lib/db/stored-trace";
 import { DECISIONS_WITH_OUTCOMES } from "@/lib/ingest/decision-outcomes";
 import { droppedTools } from "@/lib/ingest/events";
-import { offeredOf, selectedOf } from "@/lib/ingest/palettes";
+import { offeredOf } from "@/lib/ingest/palettes";
 
 export interface RunDecisionsPage {
   offset: number;
@@ -25,23 +25,33 @@ export interface RunDecisionsPage {
   issuesOnly?: boolean;
 }
 
-type RawDecision = Omit<DecisionRecord, "ts" | "dropped"> & { ts: Date };
+/**
+ * A decision as read: `selected` is null for a decision that selected exactly its offered list
+ * (`selectedIsOffered`), and read as that list — resolved here rather than in SQL, where it would
+ * look the palette up a second time for each such row.
+ */
+type RawDecision = Omit<DecisionRecord, "ts" | "dropped" | "selected"> & {
+  ts: Date;
+  selected: string[] | null;
+};
 
 /** The columns of a `DecisionRecord`. */
 const DECISION_COLUMNS = `id, iteration, ts, role, mode, turn_hop_index AS "turnHopIndex", model, agent,
   forced_choice AS "forcedChoice", config_version AS "configVersion", intent,
-  ${offeredOf("decisions")} AS offered, ${selectedOf("decisions")} AS selected,
+  ${offeredOf("decisions")} AS offered, selected,
   dropped_tokens AS "droppedTokens",
   reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
   stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome", called,
   harmful_tools AS "harmfulTools"`;
 
 function toDecisionRecord(row: RawDecision): DecisionRecord {
+  const selected = row.selected ?? row.offered;
   return {
     ...row,
     id: Number(row.id),
     ts: row.ts.toISOString(),
-    dropped: droppedTools(row.offered, row.selected),
+    selected,
+    dropped: droppedTools(row.offered, selected),
     trace: expandTrace(row.trace, row.offered),
   };
 }
@@ -246,7 +256,12 @@ export async function listPageSpans(
   return { calls, toolRuns };
 }
 
-type RawExportRow = Omit<DecisionExportRow, "ts" | "dropped"> & { ts: Date; tsKey: string };
+/** An export row as read; `selected` as in `RawDecision`. */
+type RawExportRow = Omit<DecisionExportRow, "ts" | "dropped" | "selected"> & {
+  ts: Date;
+  tsKey: string;
+  selected: string[] | null;
+};
 
 /**
  * Every decision of the run in iteration order (the iterations CSV), `batchSize` at a time and
@@ -273,7 +288,7 @@ export async function* listRunDecisionsInBatches(
               turn_hop_index AS "turnHopIndex", model, agent, forced_choice AS "forcedChoice",
               config_version AS "configVersion", intent,
               to_json(${offeredOf("decisions")}) AS offered,
-              to_json(${selectedOf("decisions")}) AS selected,
+              to_json(selected) AS selected,
               dropped_tokens AS "droppedTokens",
               reinstatements, empty_palette_warnings AS "emptyPaletteWarnings",
               stage_errors AS "stageErrors", has_outcome AS "hasOutcome",
@@ -291,12 +306,16 @@ export async function* listRunDecisionsInBatches(
     if (!last) return;
     read += rows.length;
     after = { iteration: last.iteration, ts: last.tsKey, id: Number(last.id) };
-    yield rows.map(({ tsKey: _key, ...row }) => ({
-      ...row,
-      id: Number(row.id),
-      ts: row.ts.toISOString(),
-      dropped: droppedTools(row.offered, row.selected),
-    }));
+    yield rows.map(({ tsKey: _key, ...row }) => {
+      const selected = row.selected ?? row.offered;
+      return {
+        ...row,
+        id: Number(row.id),
+        ts: row.ts.toISOString(),
+        selected,
+        dropped: droppedTools(row.offered, selected),
+      };
+    });
     if (rows.length < limit) return;
   }
 }
