@@ -44,7 +44,14 @@ const DECISION_COLUMNS = `id, iteration, ts, role, mode, turn_hop_index AS "turn
   stage_errors AS "stageErrors", trace, warnings, has_outcome AS "hasOutcome", called,
   harmful_tools AS "harmfulTools"`;
 
-function toDecisionRecord(row: RawDecision): DecisionRecord {
+/**
+ * What both readings of a decision (the run page, the CSV) make of a row as read: its id as a
+ * number, its time as ISO 8601, its selected list (the offered one where NULL) and the tools
+ * it dropped.
+ */
+function resolveDecision<
+  Row extends { id: number; ts: Date; offered: string[]; selected: string[] | null },
+>(row: Row): Omit<Row, "ts" | "selected"> & { ts: string; selected: string[]; dropped: string[] } {
   const selected = row.selected ?? row.offered;
   return {
     ...row,
@@ -52,8 +59,11 @@ function toDecisionRecord(row: RawDecision): DecisionRecord {
     ts: row.ts.toISOString(),
     selected,
     dropped: droppedTools(row.offered, selected),
-    trace: expandTrace(row.trace, row.offered),
   };
+}
+
+function toDecisionRecord(row: RawDecision): DecisionRecord {
+  return { ...resolveDecision(row), trace: expandTrace(row.trace, row.offered) };
 }
 
 /** A page of the run's decisions in iteration order. */
@@ -306,16 +316,7 @@ export async function* listRunDecisionsInBatches(
     if (!last) return;
     read += rows.length;
     after = { iteration: last.iteration, ts: last.tsKey, id: Number(last.id) };
-    yield rows.map(({ tsKey: _key, ...row }) => {
-      const selected = row.selected ?? row.offered;
-      return {
-        ...row,
-        id: Number(row.id),
-        ts: row.ts.toISOString(),
-        selected,
-        dropped: droppedTools(row.offered, selected),
-      };
-    });
+    yield rows.map(({ tsKey: _key, ...row }) => resolveDecision(row));
     if (rows.length < limit) return;
   }
 }
