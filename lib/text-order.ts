@@ -5,3 +5,10 @@
  * U+FFFF, use `compareCodePoints` (lib/selection/palette-identity.ts).
  */
 export const compareCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** True when two lists hold the same names in the same order. */
+export function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -3,6 +3,7 @@
  * The job keeps one accumulator per backtest, starting from the partial result of its last
  * checkpoint, so a resumed job continues the same sums.
  */
+import { sameNames } from "@/lib/text-order";
 import type { RecordedDecision, ReplayedArm } from "./replay";
 import {
   type ArmSums,
@@ -92,12 +93,6 @@ class ListViews {
     }
     return distinct;
   }
-}
-
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 export interface AccumulatorSetup {

@@ -11,6 +11,7 @@ import {
   type ToolRoutingDecision,
 } from "@/lib/schemas/events";
 import { compareCodePoints } from "@/lib/selection/palette-identity";
+import { sameNames } from "@/lib/text-order";
 import { boundedIssues, firstOfEachField } from "./bounded-issues";
 import { decisionDocuments } from "./copy";
 
@@ -230,15 +231,8 @@ export function droppedTools(offered: readonly string[], selected: readonly stri
  * call of an agent that routes nothing. Such a decision stores no `selected` list (NULL):
  * readers take its offered list (in SQL, `selectedOf` of lib/ingest/palettes.ts).
  */
-export function selectedIsOffered(
-  selected: readonly string[],
-  offered: readonly string[],
-): boolean {
-  if (selected === offered) return true;
-  if (selected.length !== offered.length) return false;
-  for (let i = 0; i < selected.length; i++) if (selected[i] !== offered[i]) return false;
-  return true;
-}
+export const selectedIsOffered = (selected: readonly string[], offered: readonly string[]) =>
+  selected === offered || sameNames(selected, offered);
 
 export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): DecisionRow {
   const dropped = droppedTools(event.offered, event.selected);
