@@ -3,11 +3,12 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // The server bundle is not minified. The minifier inlines a function called from one place
-  // into its caller, so such a function became a new closure on every call — the protobuf walk
-  // once per OTLP export, helpers of the span mapping once per span — and V8 optimised each new
-  // closure afresh: a ninth of the server's CPU went to compiling the same code again during
-  // `npm run bench:otlp` (docs/PERFORMANCE.md, "2026-12-06, night: code compiled again for
-  // every export"). Readable server code also gives CPU profiles their function names.
+  // into its caller, where one that calls itself or has several statements became a new
+  // closure on every call — the protobuf walk once per OTLP export, helpers of the span mapping
+  // once per span — and V8 optimised each new closure afresh: a ninth of the server's CPU went
+  // to compiling the same code again during `npm run bench:otlp` (docs/PERFORMANCE.md,
+  // "2026-12-06, night: code compiled again for every export"). Readable server code also gives
+  // CPU profiles their function names.
   experimental: { serverMinification: false },
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "pg-boss"],
   // `npm run dev` is opened as localhost or 127.0.0.1; allow both to load dev assets.
