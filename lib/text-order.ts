@@ -6,8 +6,9 @@
  */
 export const compareCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** True when two lists hold the same names in the same order. */
+/** True when two lists hold the same names in the same order (at once for the same array). */
 export function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -232,7 +232,7 @@ export function droppedTools(offered: readonly string[], selected: readonly stri
  * readers take its offered list (in SQL, `selectedOf` of lib/ingest/palettes.ts).
  */
 export const selectedIsOffered = (selected: readonly string[], offered: readonly string[]) =>
-  selected === offered || sameNames(selected, offered);
+  sameNames(selected, offered);
 
 export function toDecisionRow(tenantId: string, event: ToolRoutingDecision): DecisionRow {
   const dropped = droppedTools(event.offered, event.selected);
