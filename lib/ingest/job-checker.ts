@@ -126,11 +126,6 @@ export async function runJob<Kind extends JobKind>(
  */
 export function jobChecker(): JobChecker {
   if (!env().ROUTELENS_INGEST_CHECK_THREAD) return checkInThread;
-  // Keep this call in the form `new Worker(new URL(…, import.meta.url))`, options (if any) an
-  // object literal: only then does `next build` compile the thread's file. With a conditional
-  // expression as the options it copied check-thread.ts into the build as it is, Node refused
-  // to run it ("Unknown file extension .ts"), and every batch was checked in its request's
-  // thread (logged; tests/integration/check-thread.test.ts fails).
   checkThread ??= new CheckThread(() => new Worker(new URL("./check-thread.ts", import.meta.url)));
   return checkThread.checker;
 }

@@ -29,7 +29,13 @@ export interface ServerThreadOptions {
   name: string;
   /** What the caller does instead when it cannot start, e.g. "checking in the request thread". */
   fallback: string;
-  /** Starts the worker. */
+  /**
+   * Starts the worker, written `new Worker(new URL("./….ts", import.meta.url))` with the options,
+   * if any, as an object literal: only that form makes `next build` compile the thread's file.
+   * Given its options as a conditional expression, the build copied the `.ts` file as it was,
+   * Node refused to run it ("Unknown file extension .ts"), and the caller did every job in its
+   * own thread (logged once; tests/integration/check-thread.test.ts fails on such a build).
+   */
   start: () => Worker;
 }
 
