@@ -73,17 +73,6 @@ export function decisionsWithOutcomes(during?: { from: string; to: string }): st
 /** `decisionsWithOutcomes()`, for reads by run or by key. */
 export const DECISIONS_WITH_OUTCOMES = decisionsWithOutcomes();
 
-/**
- * A condition true when the decision `d` has no outcome joined yet: one probe of the outcome
- * row's primary key (in the partition of `d.ts`) per decision. Written as a scalar subquery,
- * which PostgreSQL keeps a probe; as `NOT EXISTS` it may become a hash anti join that reads
- * every outcome row of the tenant for each run ingest looks at, as it did on a week partition
- * not yet analysed (docs/PERFORMANCE.md, "2026-12-06, later").
- */
-export const WITHOUT_OUTCOME = `(SELECT true FROM decision_outcomes j
-          WHERE j.tenant_id = d.tenant_id AND j.decision_id = d.id AND j.ts = d.ts
-          LIMIT 1) IS NULL`;
-
 /** The outcome rows of the decisions joined before they are stored (`joinedOf`). */
 export function outcomeRowsOf(
   decisions: readonly NumberedDecision[],

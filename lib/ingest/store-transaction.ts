@@ -52,7 +52,6 @@ import {
   type NumberedDecision,
   outcomeRowsOf,
   takeDecisionIdsSql,
-  WITHOUT_OUTCOME,
 } from "./decision-outcomes";
 import { type DecisionRow, droppedTools, harmfulTools, type OutcomeRow } from "./events";
 import {
@@ -262,33 +261,13 @@ const lockContendedSql = (contended: Iterable<string>) =>
              FROM unnest(${sqlArrayLiteral([...contended])}::text[]) AS key ORDER BY k) AS keys`;
 
 /**
- * The outcomes waiting to be joined (`w`: iteration, id, ts, called) in each run of a relation `r`
- * with `tenant_id` and `run_id`, written `FROM … AS r, ${WAITING_OUTCOMES_OF_RUN}`: one probe of the waiting-outcomes
- * index per run rather than per (run, iteration), since each probe searches every week
- * partition and a batch holds several iterations of a run. Waiting outcomes are few (an outcome
- * waits only until its decision arrives), so a run's are read whole; OFFSET 0 keeps the probe a
- * subquery, so that PostgreSQL cannot turn it into a hash join over every waiting outcome when
- * the statistics of a new or fast-growing partition are missing.
- */
-const WAITING_OUTCOMES_OF_RUN = `LATERAL (
-           SELECT o.iteration, o.id, o.ts, o.called FROM outcomes o
-            WHERE o.tenant_id = r.tenant_id AND o.run_id = r.run_id AND NOT o.joined
-           OFFSET 0) AS w`;
-
-/**
  * The look-up of what the transaction must know before it writes, for `begin`'s round trip
  * once the join keys' locks were tried: the join keys (tenant, run, iteration) of `items` at
  * which an outcome is waiting to be joined (`kind` 'waiting'); and, among the keys where
  * `items` hold both a decision and an outcome, those with a stored decision still waiting for
  * its outcome ('unjoined'). The advisory locks make both exact for the keys this transaction
- * locked.
- *
- * The probes are written as LATERAL subqueries so that PostgreSQL walks the small
- * outcomes_waiting_idx and the run index of decisions whatever its statistics say, never
- * scanning a whole table; OFFSET 0 and LIMIT keep each probe a subquery (without them
- * PostgreSQL flattens the LATERAL into a join, and on a table whose statistics are stale it
- * hashed a whole table for each batch). Waiting outcomes are probed per run
- * (`WAITING_OUTCOMES_OF_RUN`).
+ * locked. The statement is the function `routelens_waiting_joins` (migration
+ * 20261215000000_ingest_join_functions, which says how it probes), planned once per connection.
  */
 function waitingJoinsSql(items: StoreInput[]): string {
   const decisionKeys = new Set<string>();
@@ -298,24 +277,8 @@ function waitingJoinsSql(items: StoreInput[]): string {
     const key = joinKey(item.row);
     if (item.kind === "outcome" && decisionKeys.has(key)) both.set(key, item.row);
   }
-  const pairable = [...both.values()];
-  return `WITH k AS (SELECT * FROM unnest(${joinKeyArrays(items.map((item) => item.row))})
-                  AS k(tenant_id, run_id, iteration)),
-          runs AS (SELECT DISTINCT tenant_id, run_id FROM k),
-          pairable AS (SELECT * FROM unnest(${joinKeyArrays(pairable)})
-                         AS p(tenant_id, run_id, iteration))
-     SELECT 'waiting' AS kind, r.tenant_id, r.run_id, w.iteration
-       FROM runs r, ${WAITING_OUTCOMES_OF_RUN}
-      WHERE EXISTS (SELECT 1 FROM k
-                     WHERE k.tenant_id = r.tenant_id AND k.run_id = r.run_id
-                       AND k.iteration = w.iteration)
-     UNION ALL
-     SELECT 'unjoined', p.tenant_id, p.run_id, p.iteration
-       FROM pairable p, LATERAL (
-              SELECT 1 FROM decisions d
-               WHERE d.tenant_id = p.tenant_id AND d.run_id = p.run_id
-                 AND d.iteration = p.iteration AND ${WITHOUT_OUTCOME}
-               LIMIT 1) AS unjoined`;
+  return `SELECT * FROM routelens_waiting_joins(${joinKeyArrays(items.map((item) => item.row))},
+     ${joinKeyArrays([...both.values()])})`;
 }
 
 /** The key a decision and its outcome are joined on. */
@@ -447,20 +410,12 @@ interface PairRow
  * Pairs every not-yet-joined decision with the first not-yet-joined outcome of the same
  * (tenant, run, iteration), for the keys this transaction touched, whichever arrived first:
  * outcomes stored unjoined before (in the order they were stored), then `outcomes`, this
- * transaction's new ones not joined in memory and not yet written (in batch order). When
- * `contended` keys are given, the same round trip first waits for their locks
- * (`lockContendedSql`); each statement of a simple query sees what committed before it began.
- *
- * Each run of the keys probes the run index of decisions once for all its iterations (each
- * probe searches every week partition), and its waiting outcomes (`WAITING_OUTCOMES_OF_RUN`);
- * the OFFSET 0 keeps each probe a subquery, so that PostgreSQL cannot turn it into a hash join
- * over every decision of a partition whose statistics are missing. The probe reads the range
- * from the run's first to its last iteration in the batch (one index search) and keeps the
- * iterations of the batch with `+ 0 = ANY(…)`, a filter: as an index condition each element of
- * the list counts as a search, and on a week partition not yet analysed PostgreSQL then read
- * the tenant's decisions through the primary key instead (8–106 ms against 0.5 ms per join at
- * 2,000–20,000 rows, docs/PERFORMANCE.md). Each stored outcome joined is marked by its whole
- * key (tenant, run, iteration, id, ts), so that no plan can find it by tenant alone.
+ * transaction's new ones not joined in memory and not yet written (in batch order), and marks
+ * the stored outcomes it pairs as joined. The statement is the function
+ * `routelens_join_outcomes` (migration 20261215000000_ingest_join_functions, which says how it
+ * probes), planned once per connection. When `contended` keys are given, the same round trip
+ * first waits for their locks (`lockContendedSql`); each statement of a simple query sees what
+ * committed before it began.
  *
  * The statement only pairs: the harmful tools of each pair are found here, as for a join in
  * memory, from the decision's tool list (`toolsOfPalettes`: usually known to this process),
@@ -479,53 +434,8 @@ async function joinOutcomes(
 }> {
   if (touched.length === 0) return { decisions: [], rows: [], outcomes: new Set() };
   const keys = [...new Map(touched.map((t) => [joinKey(t), t])).values()];
-  const join = `WITH keys AS (
-       SELECT * FROM unnest(${joinKeyArrays(keys)}) AS k(tenant_id, run_id, iteration)
-     ),
-     runs AS (
-       SELECT tenant_id, run_id, array_agg(iteration) AS iterations,
-              min(iteration) AS first, max(iteration) AS last
-         FROM keys GROUP BY tenant_id, run_id
-     ),
-     waiting AS MATERIALIZED (
-       SELECT r.tenant_id, r.run_id, w.iteration, w.id, w.ts, w.called, NULL::int AS unwritten
-         FROM runs AS r, ${WAITING_OUTCOMES_OF_RUN}
-       UNION ALL
-       SELECT u.tenant_id, u.run_id, u.iteration, NULL, NULL, NULL, (u.n - 1)::int
-         FROM unnest(${joinKeyArrays(outcomes)}) WITH ORDINALITY AS u(tenant_id, run_id, iteration, n)
-     ),
-     unjoined AS MATERIALIZED (
-       SELECT d.*
-         FROM runs r, LATERAL (
-           SELECT d.tenant_id, d.run_id, d.iteration, d.id, d.ts, d.role, d.mode,
-                  d.config_version, d.palette_id, d.offered, d.selected
-             FROM decisions d
-            WHERE d.tenant_id = r.tenant_id AND d.run_id = r.run_id
-              AND d.iteration BETWEEN r.first AND r.last AND d.iteration + 0 = ANY(r.iterations)
-              AND ${WITHOUT_OUTCOME}
-           OFFSET 0) AS d
-     ),
-     pairs AS MATERIALIZED (
-       SELECT DISTINCT ON (d.id) d.*, o.id AS outcome_id, o.ts AS outcome_ts, o.called,
-              o.unwritten
-         FROM unjoined d
-         JOIN waiting o
-           ON o.tenant_id = d.tenant_id AND o.run_id = d.run_id AND o.iteration = d.iteration
-        -- Stored outcomes first, then the unwritten ones: the order their ids will have.
-        ORDER BY d.id, o.unwritten NULLS FIRST, o.id
-     ),
-     marked AS (
-       UPDATE outcomes o SET joined = true FROM pairs p
-        WHERE o.tenant_id = p.tenant_id AND o.run_id = p.run_id AND o.iteration = p.iteration
-          AND o.id = p.outcome_id AND o.ts = p.outcome_ts
-     )
-     SELECT tenant_id, run_id, role, mode, config_version, iteration, ts,
-            to_json(ts) AS exact_ts, id::text AS decision_id, palette_id::text AS palette_id,
-            -- As JSON: node-postgres reads json with JSON.parse, a text[] with a parser
-            -- written in JavaScript several times slower.
-            CASE WHEN palette_id IS NULL THEN to_json(offered) END AS offered,
-            to_json(selected) AS selected, to_json(called) AS called, unwritten
-       FROM pairs`;
+  const join = `SELECT * FROM routelens_join_outcomes(${joinKeyArrays(keys)},
+     ${joinKeyArrays(outcomes)})`;
   const results = (await client.query(
     contended.size > 0 ? `${lockContendedSql(contended)};\n${join}` : join,
   )) as unknown as pg.QueryResult<PairRow> | pg.QueryResult<PairRow>[];
