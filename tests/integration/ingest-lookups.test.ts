@@ -34,7 +34,13 @@ import {
 import type { OtlpSpan } from "@/lib/otlp/types";
 import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { aiSdkCall, aiSdkToolRun, spanId, traceId } from "../support/otel-spans";
-import { type PlanNode, partitionRoots } from "../support/plans";
+import {
+  inFunctionCall,
+  ingestJoinFunctions,
+  type PlanNode,
+  partitionRoots,
+  type QueryFunction,
+} from "../support/plans";
 import {
   type RecordedStatement,
   startRecording,
@@ -57,8 +63,8 @@ const LARGE_TABLES = new Set([
 const TOOLS = ["search_orders", "refund_order", "create_ticket"];
 
 const recorded: RecordedStatement[] = [];
-/** Ingest's join functions: each one's parameter names and the statement it runs. */
-const joinFunctions = new Map<string, { parameters: string[]; types: string[]; query: string }>();
+/** Ingest's join functions, whose calls are planned as the statement inside. */
+let joinFunctions: Map<string, QueryFunction>;
 /** How many of `recorded` `/api/ingest`'s store made (the OTLP store's follow). */
 let recordedByIngest = 0;
 
@@ -247,26 +253,7 @@ beforeAll(async () => {
   }
   shared = new pg.Client({ connectionString: inject("databaseUrl") });
   await shared.connect();
-  const { rows } = await shared.query<{
-    name: string;
-    source: string;
-    parameters: string[];
-    types: string[];
-  }>(
-    `SELECT proname AS name, prosrc AS source, proargnames[1:pronargs] AS parameters,
-            (SELECT array_agg(format_type(t, NULL) ORDER BY n)
-               FROM unnest(proargtypes::oid[]) WITH ORDINALITY AS a(t, n)) AS types
-       FROM pg_proc WHERE proname IN ('routelens_waiting_joins', 'routelens_join_outcomes')`,
-  );
-  for (const { name, source, parameters, types } of rows) {
-    const query = /RETURN QUERY([\s\S]*);\s*END\s*$/.exec(source)?.[1];
-    if (query === undefined) throw new Error(`no RETURN QUERY in ${name}`);
-    joinFunctions.set(name, { parameters, types, query });
-  }
-  expect([...joinFunctions.keys()].sort()).toEqual([
-    "routelens_join_outcomes",
-    "routelens_waiting_joins",
-  ]);
+  joinFunctions = await ingestJoinFunctions(shared);
 }, 180_000);
 
 afterAll(async () => {
@@ -293,38 +280,13 @@ function statementsOf(statement: RecordedStatement): Planned[] {
   const generic = plannedGeneric(statement);
   if (statement.values.length > 0) return [{ ...statement, generic }];
   return statement.text.split(/;\s*\n/).flatMap((text): Planned[] => {
-    const call = /^\s*SELECT \* FROM (routelens_\w+)\(([\s\S]*)\)\s*$/.exec(text);
-    const fn = call && joinFunctions.get(call[1] as string);
-    if (!call || !fn) return [{ ...statement, text, generic }];
-    const args = topLevelArguments(call[2] as string);
-    expect(args).toHaveLength(fn.parameters.length);
-    const written = (replacement: (i: number) => string) =>
-      fn.parameters.reduce(
-        (query, name, i) =>
-          query.replaceAll(new RegExp(`\\b${name}\\b`, "g"), () => replacement(i)),
-        fn.query,
-      );
+    const inside = inFunctionCall(text, joinFunctions);
+    if (inside === null) return [{ ...statement, text, generic }];
     return [
-      { text: written((i) => args[i] as string), values: [], generic: false },
-      { text: written((i) => `$${i + 1}::${fn.types[i]}`), values: [], generic: true },
+      { text: inside.withArguments, values: [], generic: false },
+      { text: inside.generic, values: [], generic: true },
     ];
   });
-}
-
-/** A call's argument list split at its top-level commas (string literals kept whole). */
-function topLevelArguments(list: string): string[] {
-  const args: string[] = [];
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    if (list[i] === "'") quoted = !quoted;
-    else if (list[i] === "," && !quoted) {
-      args.push(list.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  args.push(list.slice(start).trim());
-  return args;
 }
 
 /**
