@@ -3,11 +3,12 @@
 -- (docs/PERFORMANCE.md, "2026-12-07, later: the join planned once per connection"). Written
 -- into a batch's simple query with its keys as literals, each statement was parsed and planned
 -- anew: over the eight week partitions of `decisions`, `outcomes` and `decision_outcomes`,
--- planning the join took 3.6 ms and the look-up 1.4 ms per batch, more than running them. A
--- PL/pgSQL function keeps its statement's plan for the connection: planned for its arguments at
--- the first five calls, then generically once that plan costs no more. A function call is a
--- statement of a simple query like any other, so a batch's round trips stay as they were, and
--- a connection pooler in transaction mode is no obstacle (a prepared statement would be).
+-- planning the join took 3.2–3.9 ms and the look-up 1.4 ms per batch, nearly as long as running
+-- them (4.6–5.2 and 1.6 ms). A PL/pgSQL function keeps its statement's plan for the
+-- connection: planned for its arguments at the first five calls, then generically once that
+-- plan costs no more. A function call is a statement of a simple query like any other, so a
+-- batch's round trips stay as they were, and a connection pooler in transaction mode is no
+-- obstacle (a prepared statement would be).
 --
 -- The plans stay index probes whatever the statistics say: every probe is a LATERAL subquery
 -- kept apart from the rest of the query by OFFSET 0, so that PostgreSQL cannot turn it into a
