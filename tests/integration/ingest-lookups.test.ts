@@ -36,10 +36,10 @@ import { decisionEvent, outcomeFor } from "@/lib/telemetry/events";
 import { aiSdkCall, aiSdkToolRun, spanId, traceId } from "../support/otel-spans";
 import {
   inFunctionCall,
-  ingestJoinFunctions,
   type PlanNode,
   partitionRoots,
   type QueryFunction,
+  queryFunctions,
 } from "../support/plans";
 import {
   type RecordedStatement,
@@ -253,7 +253,7 @@ beforeAll(async () => {
   }
   shared = new pg.Client({ connectionString: inject("databaseUrl") });
   await shared.connect();
-  joinFunctions = await ingestJoinFunctions(shared);
+  joinFunctions = await queryFunctions(shared);
 }, 180_000);
 
 afterAll(async () => {

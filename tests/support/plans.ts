@@ -39,12 +39,13 @@ export interface QueryFunction {
 }
 
 /**
- * Ingest's join look-ups (`routelens_waiting_joins`, `routelens_join_outcomes`; migration
+ * The database's functions that run one `RETURN QUERY` (ingest's join look-ups,
+ * `routelens_waiting_joins` and `routelens_join_outcomes`: migration
  * 20261215000000_ingest_join_functions), read from the catalog: a plan of a call shows only a
  * function scan, so tests that plan the recorded statements plan the statement inside instead
  * (`inFunctionCall`).
  */
-export async function ingestJoinFunctions(client: pg.Client): Promise<Map<string, QueryFunction>> {
+export async function queryFunctions(client: pg.Client): Promise<Map<string, QueryFunction>> {
   const { rows } = await client.query<{
     name: string;
     source: string;
@@ -54,15 +55,15 @@ export async function ingestJoinFunctions(client: pg.Client): Promise<Map<string
     `SELECT proname AS name, prosrc AS source, proargnames[1:pronargs] AS parameters,
             (SELECT array_agg(format_type(t, NULL) ORDER BY n)
                FROM unnest(proargtypes::oid[]) WITH ORDINALITY AS a(t, n)) AS types
-       FROM pg_proc WHERE proname IN ('routelens_waiting_joins', 'routelens_join_outcomes')`,
+       FROM pg_proc
+      WHERE pronamespace = 'public'::regnamespace
+        AND prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql')`,
   );
   const functions = new Map<string, QueryFunction>();
   for (const { name, source, parameters, types } of rows) {
-    const query = /RETURN QUERY([\s\S]*);\s*END\s*$/.exec(source)?.[1];
-    if (query === undefined) throw new Error(`${name} is not one RETURN QUERY`);
-    functions.set(name, { parameters, types, query });
+    const query = /^\s*(?:#\w+ \w+\s*)?BEGIN\s+RETURN QUERY([\s\S]*);\s*END\s*$/.exec(source)?.[1];
+    if (query !== undefined) functions.set(name, { parameters, types, query });
   }
-  if (functions.size !== 2) throw new Error("ingest's join functions are missing");
   return functions;
 }
 
@@ -79,7 +80,7 @@ export function inFunctionCall(
   const call = /^\s*SELECT \* FROM (\w+)\(([\s\S]*)\)\s*$/.exec(text);
   const fn = call && functions.get(call[1] as string);
   if (!call || !fn) return null;
-  const args = topLevelArguments(call[2] as string);
+  const args = splitOutsideLiterals(call[2] as string, ",").map((arg) => arg.trim());
   if (args.length !== fn.parameters.length) {
     throw new Error(`${call[1]} called with ${args.length} arguments`);
   }
@@ -94,18 +95,30 @@ export function inFunctionCall(
   };
 }
 
-/** A call's argument list split at its top-level commas (string literals kept whole). */
-function topLevelArguments(list: string): string[] {
-  const args: string[] = [];
-  let quoted = false;
+/**
+ * A simple query's text split at `separator` outside quoted literals (`'…'` with doubled
+ * quotes, and `E'…'` with backslash escapes, as the driver's `escapeLiteral` and
+ * lib/db/sql-literal.ts write them): its statements at `;`, a call's arguments at `,`.
+ */
+export function splitOutsideLiterals(text: string, separator: string): string[] {
+  const parts: string[] = [];
   let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    if (list[i] === "'") quoted = !quoted;
-    else if (list[i] === "," && !quoted) {
-      args.push(list.slice(start, i).trim());
+  let quoted = false;
+  let backslashes = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (backslashes && c === "\\") i++;
+      else if (c === "'" && text[i + 1] === "'") i++;
+      else if (c === "'") quoted = false;
+    } else if (c === "'") {
+      quoted = true;
+      backslashes = /(?:^|[^\w])[Ee]$/.test(text.slice(Math.max(0, i - 2), i));
+    } else if (c === separator) {
+      parts.push(text.slice(start, i));
       start = i + 1;
     }
   }
-  args.push(list.slice(start).trim());
-  return args;
+  parts.push(text.slice(start));
+  return parts;
 }
